@@ -1,0 +1,1 @@
+//! Nullwindow: a UCI chess engine carrying the whole minimax family.
