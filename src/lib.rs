@@ -1,1 +1,13 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
+//!
+//! Layers, each depending only on those below it:
+//! `uci` → `search` → (`tt`, `eval`, `timeman`, `limits`) → `position`.
+
+pub mod bench;
+pub mod eval;
+pub mod limits;
+pub mod position;
+pub mod search;
+pub mod timeman;
+pub mod tt;
+pub mod uci;

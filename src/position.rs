@@ -1,0 +1,556 @@
+//! The one board type the engine uses: a `shakmaty::Chess` with its Zobrist key, the key
+//! history for repetition detection and a copy-make undo stack.
+//!
+//! Everything above this module (search, evaluation, UCI) works through [`Position`]; only this
+//! module (and the move encoding helpers below) talk to shakmaty's position API directly.
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, EnPassantMode, Position as _, PositionError};
+
+pub use shakmaty::{
+    Bitboard, Board, ByColor, ByRole, CastlingMode, Color, File, Move, MoveList, Piece, Rank, Role,
+    Square, attacks,
+};
+
+/// FEN of the standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// One entry of the copy-make stack.
+#[derive(Clone)]
+struct State {
+    chess: Chess,
+    key: u64,
+    /// The en passant part of `key` (0 when no capture is legal).
+    ep_key: u64,
+}
+
+/// A chess position with everything the search needs around it.
+#[derive(Clone)]
+pub struct Position {
+    /// Copy-make stack; the last entry is the current position (never empty).
+    states: Vec<State>,
+    mode: CastlingMode,
+    /// Keys of all earlier positions (game history from `position ... moves` and the search
+    /// path), oldest first. The current position's key is not in it.
+    history: Vec<u64>,
+}
+
+/// Why a FEN or a move could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionErr {
+    /// The text is not a FEN.
+    BadFen(String),
+    /// The FEN parses but describes an impossible position.
+    IllegalPosition(String),
+    /// The text is not a move in UCI notation.
+    BadMove(String),
+    /// A well-formed move that is not legal here.
+    IllegalMove(String),
+}
+
+impl std::fmt::Display for PositionErr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionErr::BadFen(s) => write!(f, "malformed FEN: {s}"),
+            PositionErr::IllegalPosition(s) => write!(f, "illegal position: {s}"),
+            PositionErr::BadMove(s) => write!(f, "malformed move: {s}"),
+            PositionErr::IllegalMove(s) => write!(f, "illegal move: {s}"),
+        }
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::from_chess(Chess::default(), CastlingMode::Standard)
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::default()
+    }
+
+    fn from_chess(chess: Chess, mode: CastlingMode) -> Position {
+        let key = full_key(&chess);
+        let ep_key = ep_key(&chess);
+        let mut states = Vec::with_capacity(256);
+        states.push(State { chess, key, ep_key });
+        Position {
+            states,
+            mode,
+            history: Vec::with_capacity(512),
+        }
+    }
+
+    #[inline]
+    fn cur(&self) -> &State {
+        // The stack is never empty: `unmake` keeps the first entry.
+        &self.states[self.states.len() - 1]
+    }
+
+    #[inline]
+    fn chess(&self) -> &Chess {
+        &self.cur().chess
+    }
+
+    /// Parses a FEN (6 fields, or 4 fields with the move counters left out).
+    ///
+    /// With `chess960` the castling rights may use Shredder/X-FEN letters and castling moves
+    /// are king-takes-rook. Positions with an impossible check (two sliders on one line), bad
+    /// castling rights or a bad en passant square are repaired where shakmaty can; positions
+    /// that cannot be played (missing kings, the side not to move in check, pawns on the back
+    /// rank) are refused.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, PositionErr> {
+        let fen_str = fen.trim();
+        let fields = fen_str.split_whitespace().count();
+        if !(4..=6).contains(&fields) {
+            return Err(PositionErr::BadFen(format!(
+                "'{fen_str}' has {fields} fields; a FEN has 6 (or 4 without move counters)"
+            )));
+        }
+        let parsed: Fen = fen_str
+            .parse()
+            .map_err(|e| PositionErr::BadFen(format!("'{fen_str}' ({e})")))?;
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let chess: Chess = parsed
+            .into_position(mode)
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .or_else(PositionError::ignore_impossible_check)
+            .map_err(|e| PositionErr::IllegalPosition(format!("'{fen_str}' ({e})")))?;
+        Ok(Position::from_chess(chess, mode))
+    }
+
+    /// The position as a FEN.
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+    }
+
+    /// Whether castling moves are written king-takes-rook.
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Switches how castling moves are read and written (`UCI_Chess960`).
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) {
+        self.mode = mode;
+    }
+
+    /// Zobrist key of the position (shakmaty's 64-bit keys; en passant counted only when a
+    /// capture is legal, so that repetitions are recognised as the rules define them).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.cur().key
+    }
+
+    /// The piece placement.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        self.chess().board()
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.chess().turn()
+    }
+
+    /// Plies since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.chess().halfmoves()
+    }
+
+    /// Full move number.
+    pub fn fullmoves(&self) -> u32 {
+        self.chess().fullmoves().get()
+    }
+
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.chess().legal_moves()
+    }
+
+    /// Legal captures (including en passant; not quiet promotions).
+    #[inline]
+    pub fn capture_moves(&self) -> MoveList {
+        self.chess().capture_moves()
+    }
+
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.chess().is_check()
+    }
+
+    /// Pieces giving check.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.chess().checkers()
+    }
+
+    /// Whether `m` (legal here) gives check.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.chess().clone();
+        after.play_unchecked(m);
+        after.is_check()
+    }
+
+    /// Whether `m` is legal here.
+    #[inline]
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.chess().is_legal(m)
+    }
+
+    /// Neither side can possibly mate (KvK, KNvK, KBvK, bishops all on one colour).
+    #[inline]
+    pub fn is_insufficient_material(&self) -> bool {
+        self.chess().is_insufficient_material()
+    }
+
+    /// Whether the side to move has any piece other than pawns and the king (null-move guard).
+    #[inline]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let b = self.board();
+        let pieces = b.by_color(color) & !(b.pawns() | b.kings());
+        pieces.any()
+    }
+
+    /// Number of plies in the history (game moves and search path) before this position.
+    #[inline]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Plays a legal move (copy-make: the previous state stays on the stack for
+    /// [`Position::unmake`]).
+    #[inline]
+    pub fn make(&mut self, m: Move) {
+        let n = self.states.len();
+        let child = self.states[n - 1].clone();
+        self.states.push(child);
+        let (done, now) = self.states.split_at_mut(n);
+        let before = &done[n - 1];
+        let after = &mut now[0];
+        after.chess.play_unchecked(m);
+        after.ep_key = ep_key(&after.chess);
+        after.key =
+            next_key(&before.chess, before.key ^ before.ep_key, m, &after.chess) ^ after.ep_key;
+        self.history.push(before.key);
+    }
+
+    /// Takes back the last [`Position::make`] or [`Position::make_null`].
+    #[inline]
+    pub fn unmake(&mut self) {
+        if self.states.len() > 1 {
+            self.states.pop();
+            self.history.pop();
+        }
+    }
+
+    /// Passes the turn (null move). Must not be called in check; returns false (and does
+    /// nothing) if the position would be illegal.
+    pub fn make_null(&mut self) -> bool {
+        if self.is_check() {
+            return false;
+        }
+        let before = self.cur();
+        let Ok(swapped) = before.chess.clone().swap_turn() else {
+            return false;
+        };
+        let old_key = before.key;
+        let key = old_key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
+        self.states.push(State {
+            chess: swapped,
+            key,
+            ep_key: 0,
+        });
+        self.history.push(old_key);
+        true
+    }
+
+    /// Forgets the undo stack (keeps the key history), so that a position built from a long
+    /// `moves` list does not carry thousands of saved boards into the search.
+    pub fn clear_undo(&mut self) {
+        let n = self.states.len();
+        if n > 1 {
+            self.states.drain(..n - 1);
+        }
+    }
+
+    /// Draw by repetition, as engines score it: a repetition of any position since `root_ply`
+    /// (a two-fold inside the search tree) or a three-fold counting the game history.
+    pub fn is_repetition(&self, root_ply: usize) -> bool {
+        let n = self.history.len();
+        let reach = (self.halfmoves() as usize).min(n);
+        let mut seen_before_root = false;
+        let mut back = 4;
+        while back <= reach {
+            let idx = n - back;
+            if self.history[idx] == self.key() {
+                if idx >= root_ply || seen_before_root {
+                    return true;
+                }
+                seen_before_root = true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Draw by the 50-move rule (100 plies without capture or pawn move), unless the side to
+    /// move is mated.
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmoves() >= 100 && !(self.is_check() && self.legal_moves().is_empty())
+    }
+
+    /// Parses a move in UCI notation (as `UCI_Chess960` says castling is written) and checks
+    /// that it is legal here.
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, PositionErr> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| PositionErr::BadMove(text.to_string()))?;
+        let m = uci
+            .to_move(self.chess())
+            .map_err(|_| PositionErr::IllegalMove(text.to_string()))?;
+        // In standard mode shakmaty also accepts king-takes-rook; in Chess960 mode it accepts
+        // e1g1 only where that is king-takes-rook anyway. Both are unambiguous, so allow them.
+        Ok(m)
+    }
+
+    /// A move in UCI notation (castling as `UCI_Chess960` says).
+    pub fn move_to_uci(&self, m: Move) -> String {
+        move_to_uci(m, self.mode)
+    }
+
+    /// Material count of one side by role (for evaluation and insufficient-material checks).
+    pub fn material(&self) -> ByColor<ByRole<u8>> {
+        self.board().material()
+    }
+
+    /// Board diagram, FEN and key (the `d` command).
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        s.push_str(" +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8).rev() {
+            for file in 0..8 {
+                let sq = Square::from_coords(File::new(file), Rank::new(rank));
+                let c = self.board().piece_at(sq).map_or(' ', |p| p.char());
+                s.push_str(&format!(" | {c}"));
+            }
+            s.push_str(&format!(" | {}\n", rank + 1));
+            s.push_str(" +---+---+---+---+---+---+---+---+\n");
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\n", self.fen()));
+        s.push_str(&format!("Key: {:016X}\n", self.key()));
+        let checkers: Vec<String> = self
+            .checkers()
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        s
+    }
+
+    /// Key computed from scratch (tests compare it with the incremental key).
+    pub fn key_from_scratch(&self) -> u64 {
+        full_key(self.chess())
+    }
+}
+
+/// Zobrist key from scratch.
+fn full_key(chess: &Chess) -> u64 {
+    chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn piece_key(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+/// Castling part of the key.
+fn castling_key(chess: &Chess) -> u64 {
+    let mut k = 0;
+    let castles = chess.castles();
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                k ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    k
+}
+
+/// En passant part of the key (only when a capture is legal).
+fn ep_key(chess: &Chess) -> u64 {
+    match chess.maybe_ep_square() {
+        None => 0,
+        Some(_) => chess
+            .ep_square(EnPassantMode::Legal)
+            .map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0),
+    }
+}
+
+/// Incremental key after `m` took `before` to `after`, without the en passant part (`key` must
+/// not contain it either).
+#[inline]
+fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
+    let us = before.turn();
+    let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            k ^= piece_key(from, role.of(us));
+            k ^= piece_key(to, promotion.unwrap_or(role).of(us));
+            if let Some(c) = capture {
+                k ^= piece_key(to, c.of(!us));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            k ^= piece_key(from, Role::Pawn.of(us));
+            k ^= piece_key(to, Role::Pawn.of(us));
+            let victim = Square::from_coords(to.file(), from.rank());
+            k ^= piece_key(victim, Role::Pawn.of(!us));
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            let rank = us.backrank();
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            k ^= piece_key(king, Role::King.of(us));
+            k ^= piece_key(rook, Role::Rook.of(us));
+            k ^= piece_key(king_to, Role::King.of(us));
+            k ^= piece_key(rook_to, Role::Rook.of(us));
+        }
+        Move::Put { .. } => return full_key(after),
+    }
+    if before.castles().castling_rights() != after.castles().castling_rights() {
+        k ^= castling_key(before) ^ castling_key(after);
+    }
+    k
+}
+
+/// A move in UCI notation for the given castling mode.
+pub fn move_to_uci(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
+/// Perft with bulk counting at the last ply, through [`Position::make`]/[`Position::unmake`].
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for &m in &moves {
+        pos.make(m);
+        total += perft(pos, depth - 1);
+        pos.unmake();
+    }
+    total
+}
+
+/// A bare `shakmaty::perft` on the same position (the yardstick for `make perft-bench`).
+pub fn shakmaty_perft(pos: &Position, depth: u32) -> u64 {
+    shakmaty::perft(pos.chess(), depth)
+}
+
+/// Perft split by root move (`go perft N`): each move in UCI notation with its count.
+pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
+    let moves = pos.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let name = pos.move_to_uci(m);
+        pos.make(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.unmake();
+        out.push((name, n));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_keys(pos: &mut Position, depth: u32) {
+        assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            pos.make(m);
+            check_keys(pos, depth - 1);
+            pos.unmake();
+        }
+    }
+
+    #[test]
+    fn incremental_key_equals_scratch_key() {
+        for fen in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ] {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            check_keys(&mut pos, 3);
+        }
+        let mut pos = Position::from_fen(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            true,
+        )
+        .unwrap();
+        check_keys(&mut pos, 3);
+    }
+
+    #[test]
+    fn null_move_key() {
+        let mut pos = Position::from_fen(
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            false,
+        )
+        .unwrap();
+        assert!(pos.make_null());
+        assert_eq!(pos.key(), pos.key_from_scratch());
+        pos.unmake();
+        assert_eq!(pos.key(), pos.key_from_scratch());
+    }
+
+    #[test]
+    fn repetition_detection() {
+        let mut pos = Position::startpos();
+        for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let m = pos.parse_uci_move(mv).unwrap();
+            pos.make(m);
+        }
+        // Start position seen twice in the game: a repetition before the root needs a third.
+        assert!(!pos.is_repetition(pos.game_ply()));
+        // Inside the search tree (root before the moves) a two-fold is a draw.
+        assert!(pos.is_repetition(0));
+        for mv in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let m = pos.parse_uci_move(mv).unwrap();
+            pos.make(m);
+        }
+        assert!(pos.is_repetition(pos.game_ply()));
+    }
+}

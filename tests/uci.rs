@@ -1,0 +1,353 @@
+//! Black-box UCI tests against the real binary.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, bestmove};
+use nullwindow::position::{Position, START_FEN};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn is_legal(fen: &str, chess960: bool, mv: &str) -> bool {
+    Position::from_fen(fen, chess960)
+        .map(|p| p.parse_uci_move(mv).is_ok())
+        .unwrap_or(false)
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    let all = e.seen.join("\n");
+    assert!(all.contains("id name Nullwindow"));
+    assert!(all.contains("id author"));
+    for opt in [
+        "option name Hash type spin default 16 min 1 max",
+        "option name Threads type spin default 1 min 1",
+        "option name Clear Hash type button",
+        "option name MultiPV type spin default 1 min 1",
+        "option name Move Overhead type spin default 10 min 0",
+        "option name Ponder type check default false",
+        "option name UCI_Chess960 type check default false",
+    ] {
+        assert!(all.contains(opt), "missing '{opt}' in\n{all}");
+    }
+    e.sync();
+}
+
+#[test]
+fn plays_a_legal_move_and_reports_info() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 4");
+    let bm = e.expect("bestmove");
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert!(is_legal(fen, false, &bestmove(&bm)), "{bm}");
+    let info = e
+        .seen
+        .iter()
+        .find(|l| l.starts_with("info depth 4"))
+        .expect("info line for depth 4")
+        .clone();
+    for field in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "'{field}' missing in {info}");
+    }
+    assert!(bm.contains(" ponder "), "{bm}");
+}
+
+#[test]
+fn bad_input_is_reported_and_state_kept() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {KIWIPETE}"));
+    assert_eq!(e.fen(), KIWIPETE);
+    for bad in [
+        "position fen not/a/fen w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5",
+        "position startpos moves e2e4 zz99",
+        "position startpos moves e2e4 e2e4",
+        "position",
+        "position sideways",
+        "flurble",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name MultiPV value 100000",
+        "setoption name Ponder value maybe",
+        "setoption name No Such Option value 1",
+        "setoption",
+    ] {
+        let from = e.seen.len();
+        e.send(bad);
+        e.sync();
+        let got = e.seen[from..].join("\n");
+        assert!(
+            got.contains("info string error: "),
+            "no error for '{bad}': {got}"
+        );
+        assert_eq!(e.fen(), KIWIPETE, "state changed by '{bad}'");
+    }
+    e.send("go depth 2");
+    let bm = e.expect("bestmove");
+    assert!(is_legal(KIWIPETE, false, &bestmove(&bm)), "{bm}");
+}
+
+#[test]
+fn blank_lines_crlf_and_garbage_are_survived() {
+    let mut e = Engine::start();
+    e.send("");
+    e.send("   ");
+    e.send_bytes(b"position startpos moves e2e4\r\n");
+    e.send_bytes(b"\xff\xfe\x00garbage\x01\n");
+    e.send_bytes(b"isready\r\n");
+    e.expect("readyok");
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.send("go depth 1");
+    e.expect("bestmove");
+}
+
+#[test]
+fn unknown_leading_tokens_are_skipped() {
+    let mut e = Engine::start();
+    e.send("joho isready");
+    e.expect("readyok");
+}
+
+#[test]
+fn moves_keyword_with_nothing_after_it() {
+    let mut e = Engine::start();
+    e.send("position startpos moves");
+    assert_eq!(e.fen(), START_FEN);
+    let out = e.sync();
+    assert!(out.iter().all(|l| !l.contains("error")), "{out:?}");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    // Black is checkmated (fool's mate).
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 3");
+    assert_eq!(e.expect("bestmove"), "bestmove (none)");
+    // Stalemate.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go movetime 100");
+    assert_eq!(e.expect("bestmove"), "bestmove (none)");
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go depth 3");
+    let bm = e.expect("bestmove");
+    assert_eq!(bestmove(&bm), "d1d8");
+    assert!(e.seen.iter().any(|l| l.contains("score mate 1")));
+}
+
+#[test]
+fn stop_ends_infinite_search_with_one_bestmove() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {KIWIPETE}"));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    // isready is answered at once during a search.
+    let t = Instant::now();
+    e.send("isready");
+    e.expect("readyok");
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    e.send("stop");
+    let bm = e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(is_legal(KIWIPETE, false, &bestmove(&bm)));
+    let extra = e.drain(200);
+    assert!(
+        extra.iter().all(|l| !l.starts_with("bestmove")),
+        "second bestmove: {extra:?}"
+    );
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    // Far past the time budget: still pondering, so no bestmove yet.
+    std::thread::sleep(Duration::from_millis(600));
+    let early = e.drain(50);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let bm = e.expect("bestmove");
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert!(is_legal(fen, false, &bestmove(&bm)), "{bm}");
+}
+
+#[test]
+fn quit_during_search_exits() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    assert!(e.exited_within(Duration::from_secs(2)));
+}
+
+#[test]
+fn end_of_input_exits() {
+    let mut e = Engine::start();
+    e.send("isready");
+    e.expect("readyok");
+    e.close_stdin();
+    assert!(e.exited_within(Duration::from_secs(2)));
+}
+
+#[test]
+fn go_nodes_is_deterministic() {
+    let run = || {
+        let mut e = Engine::start();
+        e.send(&format!("position fen {KIWIPETE}"));
+        e.send("go nodes 20000");
+        let bm = e.expect("bestmove");
+        let infos: Vec<String> = e
+            .seen
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| {
+                // Drop the timing fields, keep the search's own output.
+                l.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .chunks(2)
+                    .filter(|kv| !matches!(kv[0], "nps" | "time"))
+                    .map(|kv| kv.join(" "))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        (bm, infos)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn searchmoves_and_multipv() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 3 searchmoves a2a3 h2h4");
+    let bm = bestmove(&e.expect("bestmove"));
+    assert!(bm == "a2a3" || bm == "h2h4", "{bm}");
+
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 3");
+    e.expect("bestmove");
+    for k in 1..=3 {
+        let pat = format!(" multipv {k} ");
+        assert!(
+            e.seen
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&pat)),
+            "no multipv {k}"
+        );
+    }
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    e.expect("Nodes searched: 21");
+    // White can castle h-side: the king goes g1 -> g1, written g1h1.
+    let castle = "2k5/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+    e.send(&format!("position fen {castle} moves e1h1"));
+    assert!(e.fen().starts_with("2k5/8/8/8/8/8/8/R4RK1 b"));
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {castle} moves e1g1"));
+    assert!(e.fen().starts_with("2k5/8/8/8/8/8/8/R4RK1 b"));
+}
+
+#[test]
+fn go_perft_divides() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {KIWIPETE}"));
+    e.send("go perft 3");
+    e.expect("Nodes searched: 97862");
+    let divide: Vec<&String> = e.seen.iter().filter(|l| l.contains(": ")).collect();
+    assert!(divide.iter().any(|l| l.starts_with("e1g1: ")), "{divide:?}");
+    assert_eq!(
+        divide.iter().filter(|l| !l.starts_with("Nodes")).count(),
+        48
+    );
+}
+
+#[test]
+fn clock_search_answers_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go wtime 1000 btime 1000 winc 0 binc 0");
+    e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("go wtime 5 btime 5");
+    e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn odd_go_values_still_give_a_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for go in [
+        "go wtime -500 btime -500",
+        "go depth abc movetime 50",
+        "go depth 3 nodes 99999999999999999999999999",
+        "go movetime 0",
+        "go depth 1 frobnicate",
+    ] {
+        e.send(go);
+        let bm = e.expect("bestmove");
+        assert!(is_legal(START_FEN, false, &bestmove(&bm)), "{go}: {bm}");
+    }
+}
+
+#[test]
+fn d_and_eval_commands() {
+    let mut e = Engine::start();
+    e.send("d");
+    e.expect("Key: ");
+    e.send("eval");
+    e.expect("Static evaluation");
+}
