@@ -225,6 +225,24 @@ impl Position {
         pieces.any()
     }
 
+    /// Whether the side to move has a pawn one step from promotion.
+    #[inline]
+    pub fn has_pawn_on_seventh(&self) -> bool {
+        let b = self.board();
+        let us = self.turn();
+        let rank = match us {
+            Color::White => Rank::Seventh,
+            Color::Black => Rank::Second,
+        };
+        (b.pawns() & b.by_color(us) & Bitboard::from_rank(rank)).any()
+    }
+
+    /// The piece on a square.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board().piece_at(sq)
+    }
+
     /// Number of plies in the history (game moves and search path) before this position.
     #[inline]
     pub fn game_ply(&self) -> usize {
@@ -337,6 +355,116 @@ impl Position {
         self.board().material()
     }
 
+    /// Rebuilds a move from its 16-bit packing (see `tt::pack_move`) if it is legal here.
+    pub fn unpack_move(&self, packed: u16) -> Option<Move> {
+        if packed == 0 {
+            return None;
+        }
+        let from = Square::new((packed & 63) as u32);
+        let to = Square::new(((packed >> 6) & 63) as u32);
+        let board = self.board();
+        let us = self.turn();
+        let piece = board.piece_at(from)?;
+        if piece.color != us {
+            return None;
+        }
+        let m = if piece.role == Role::King && board.by_piece(Role::Rook.of(us)).contains(to) {
+            Move::Castle {
+                king: from,
+                rook: to,
+            }
+        } else if piece.role == Role::Pawn
+            && from.file() != to.file()
+            && board.piece_at(to).is_none()
+        {
+            Move::EnPassant { from, to }
+        } else {
+            let promotion = match packed >> 12 {
+                0 => None,
+                r => Some(Role::try_from(r as u8).ok()?),
+            };
+            Move::Normal {
+                role: piece.role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            }
+        };
+        self.is_legal(m).then_some(m)
+    }
+
+    /// Static exchange evaluation: does `m` win at least `threshold` (in [`SEE_VALUE`] units)
+    /// once all captures on its target square are played out, cheapest attacker first?
+    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            _ => return threshold <= 0,
+        };
+        let board = self.board();
+        let captured = match m {
+            Move::EnPassant { .. } => SEE_VALUE[0],
+            _ => board.role_at(to).map_or(0, see_value),
+        };
+        let promo_gain = m.promotion().map_or(0, |p| see_value(p) - SEE_VALUE[0]);
+        let mut swap = captured + promo_gain - threshold;
+        if swap < 0 {
+            return false;
+        }
+        let mover = m.promotion().unwrap_or(m.role());
+        swap = see_value(mover) - swap;
+        if swap <= 0 {
+            return true;
+        }
+        let mut occ = board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
+        if let Move::EnPassant { .. } = m {
+            occ ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
+        }
+        let bishops = board.bishops_and_queens();
+        let rooks = board.rooks_and_queens();
+        let mut attackers = attackers_to(board, to, occ);
+        let mut stm = self.turn();
+        let mut res = true;
+        loop {
+            stm = !stm;
+            attackers &= occ;
+            let ours = attackers & board.by_color(stm);
+            if ours.is_empty() {
+                break;
+            }
+            res = !res;
+            let mut next = None;
+            for role in Role::ALL {
+                let bb = ours & board.by_role(role);
+                if let Some(sq) = bb.first() {
+                    next = Some((role, sq));
+                    break;
+                }
+            }
+            let Some((role, sq)) = next else { break };
+            if role == Role::King {
+                // The king may only take last: if the other side still attacks, it cannot.
+                return if (attackers & board.by_color(!stm)).any() {
+                    !res
+                } else {
+                    res
+                };
+            }
+            swap = see_value(role) - swap;
+            if swap < res as i32 {
+                break;
+            }
+            occ ^= Bitboard::from_square(sq);
+            if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
+                attackers |= attacks::bishop_attacks(to, occ) & bishops;
+            }
+            if matches!(role, Role::Rook | Role::Queen) {
+                attackers |= attacks::rook_attacks(to, occ) & rooks;
+            }
+        }
+        res
+    }
+
     /// Board diagram, FEN and key (the `d` command).
     pub fn pretty(&self) -> String {
         let mut s = String::new();
@@ -366,6 +494,24 @@ impl Position {
     pub fn key_from_scratch(&self) -> u64 {
         full_key(self.chess())
     }
+}
+
+/// Piece values used by static exchange evaluation (pawn..king).
+pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20000];
+
+#[inline]
+fn see_value(role: Role) -> i32 {
+    SEE_VALUE[role as usize - 1]
+}
+
+/// All pieces of both colours attacking `sq` with the given occupancy.
+fn attackers_to(board: &Board, sq: Square, occ: Bitboard) -> Bitboard {
+    (attacks::pawn_attacks(Color::Black, sq) & board.pawns() & board.white())
+        | (attacks::pawn_attacks(Color::White, sq) & board.pawns() & board.black())
+        | (attacks::knight_attacks(sq) & board.knights())
+        | (attacks::king_attacks(sq) & board.kings())
+        | (attacks::bishop_attacks(sq, occ) & board.bishops_and_queens())
+        | (attacks::rook_attacks(sq, occ) & board.rooks_and_queens())
 }
 
 /// Zobrist key from scratch.
@@ -534,6 +680,41 @@ mod tests {
         assert_eq!(pos.key(), pos.key_from_scratch());
         pos.unmake();
         assert_eq!(pos.key(), pos.key_from_scratch());
+    }
+
+    #[test]
+    fn see_examples() {
+        let see = |fen: &str, mv: &str, t: i32| {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let m = pos.parse_uci_move(mv).unwrap();
+            pos.see_ge(m, t)
+        };
+        // Rook takes an undefended pawn: wins exactly a pawn.
+        assert!(see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100));
+        assert!(!see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 101));
+        // Knight takes a pawn defended twice, with x-rays behind both sides: loses material.
+        let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
+        assert!(!see(fen, "d3e5", 1));
+        // Quiet move to an attacked square loses the piece.
+        assert!(!see("4k3/8/8/8/3p4/8/8/2B1K3 w - - 0 1", "c1e3", -100));
+        assert!(see("4k3/8/8/8/3p4/8/8/2B1K3 w - - 0 1", "c1d2", 0));
+    }
+
+    #[test]
+    fn unpack_round_trip() {
+        let mut pos = Position::from_fen(
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            false,
+        )
+        .unwrap();
+        for _ in 0..2 {
+            for m in pos.legal_moves() {
+                assert_eq!(pos.unpack_move(crate::tt::pack_move(m)), Some(m));
+            }
+            let m = pos.legal_moves()[0];
+            pos.make(m);
+        }
+        assert_eq!(pos.unpack_move(0), None);
     }
 
     #[test]
