@@ -5,7 +5,9 @@
 
 pub mod bench;
 pub mod eval;
+pub mod history;
 pub mod limits;
+pub mod movepick;
 pub mod position;
 pub mod search;
 pub mod timeman;

@@ -1,0 +1,339 @@
+//! Staged move picker: TT move, good captures (MVV-LVA, SEE ≥ 0), quiet queen promotions,
+//! killers, counter move, quiets by history, bad captures. In check: all evasions, ordered the
+//! same way. The quiescence picker yields only captures and queen promotions.
+
+use crate::eval::role_value;
+use crate::history::History;
+use crate::position::{Move, MoveList, Position, Role};
+
+/// Where the picker is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Yield the TT move (checked for legality, before any generation).
+    TtMove,
+    /// Generate and score captures.
+    GenCaptures,
+    /// Captures that do not lose material, best victim first.
+    GoodCaptures,
+    /// Generate and score the quiet moves.
+    GenQuiets,
+    /// Quiet moves: queen promotions, killers, counter move, then by history.
+    Quiets,
+    /// Captures that lose material by SEE.
+    BadCaptures,
+    /// Generate all evasions (in check).
+    GenEvasions,
+    /// Evasions in order.
+    Evasions,
+    /// Nothing left.
+    Done,
+}
+
+const TT_SCORE: i32 = 10_000_000;
+const QUEEN_PROMO: i32 = 3_000_000;
+const KILLER_1: i32 = 2_000_000;
+const KILLER_2: i32 = 1_900_000;
+const COUNTER: i32 = 1_800_000;
+const CAPTURE: i32 = 5_000_000;
+
+/// A move picker for one node.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    moves: MoveList,
+    scores: [i32; 256],
+    idx: usize,
+    bad: MoveList,
+    bad_idx: usize,
+    qsearch: bool,
+    /// Set by the search (late move pruning) to stop yielding quiet moves.
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// Picker for a main-search node.
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+    ) -> MovePicker {
+        let stage = if pos.is_check() {
+            Stage::GenEvasions
+        } else {
+            Stage::TtMove
+        };
+        MovePicker {
+            stage,
+            tt_move,
+            killers,
+            counter,
+            moves: MoveList::new(),
+            scores: [0; 256],
+            idx: 0,
+            bad: MoveList::new(),
+            bad_idx: 0,
+            qsearch: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// Picker for a quiescence node: captures and queen promotions (all evasions in check).
+    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None);
+        p.qsearch = true;
+        p
+    }
+
+    /// The current stage.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    fn take_best(&mut self) -> Option<(Move, i32)> {
+        if self.idx >= self.moves.len() {
+            return None;
+        }
+        let mut best = self.idx;
+        for j in self.idx + 1..self.moves.len() {
+            if self.scores[j] > self.scores[best] {
+                best = j;
+            }
+        }
+        self.moves.swap(self.idx, best);
+        self.scores.swap(self.idx, best);
+        let r = (self.moves[self.idx], self.scores[self.idx]);
+        self.idx += 1;
+        Some(r)
+    }
+
+    /// The next move, or `None` when all are done.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    if let Some(m) = self.tt_move
+                        && (!self.qsearch || is_noisy(m))
+                    {
+                        return Some(m);
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.moves = pos.capture_moves();
+                    if self.qsearch {
+                        add_quiet_queen_promotions(pos, &mut self.moves);
+                    }
+                    for i in 0..self.moves.len() {
+                        self.scores[i] = mvv_lva(self.moves[i]);
+                    }
+                    self.idx = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.take_best() {
+                    Some((m, _)) => {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        if !self.qsearch && !pos.see_ge(m, 0) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    None => {
+                        self.stage = if self.qsearch {
+                            Stage::Done
+                        } else {
+                            Stage::GenQuiets
+                        };
+                    }
+                },
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let mut quiets = MoveList::new();
+                    for m in pos.legal_moves() {
+                        if !m.is_capture() {
+                            quiets.push(m);
+                        }
+                    }
+                    self.moves = quiets;
+                    let us = pos.turn();
+                    for i in 0..self.moves.len() {
+                        let m = self.moves[i];
+                        self.scores[i] = if m.promotion() == Some(Role::Queen) {
+                            QUEEN_PROMO
+                        } else if Some(m) == self.killers[0] {
+                            KILLER_1
+                        } else if Some(m) == self.killers[1] {
+                            KILLER_2
+                        } else if Some(m) == self.counter {
+                            COUNTER
+                        } else {
+                            history.score(us, m)
+                        };
+                    }
+                    self.idx = 0;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        // Promotions are not quiet for pruning purposes: still yield them.
+                        while let Some((m, s)) = self.take_best() {
+                            if s == QUEEN_PROMO && Some(m) != self.tt_move {
+                                return Some(m);
+                            }
+                        }
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    match self.take_best() {
+                        Some((m, _)) => {
+                            if Some(m) == self.tt_move {
+                                continue;
+                            }
+                            return Some(m);
+                        }
+                        None => self.stage = Stage::BadCaptures,
+                    }
+                }
+                Stage::BadCaptures => {
+                    if self.bad_idx < self.bad.len() {
+                        self.bad_idx += 1;
+                        return Some(self.bad[self.bad_idx - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.moves = pos.legal_moves();
+                    let us = pos.turn();
+                    for i in 0..self.moves.len() {
+                        let m = self.moves[i];
+                        self.scores[i] = if Some(m) == self.tt_move {
+                            TT_SCORE
+                        } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
+                            CAPTURE + mvv_lva(m)
+                        } else if Some(m) == self.killers[0] {
+                            KILLER_1
+                        } else if Some(m) == self.killers[1] {
+                            KILLER_2
+                        } else {
+                            history.score(us, m)
+                        };
+                    }
+                    self.idx = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.take_best() {
+                    Some((m, _)) => return Some(m),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Captures, promotions to a queen.
+#[inline]
+pub fn is_noisy(m: Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// Most valuable victim, least valuable attacker.
+#[inline]
+fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => role_value(Role::Pawn),
+        _ => m.capture().map_or(0, role_value),
+    };
+    let promo = m.promotion().map_or(0, role_value);
+    victim * 16 + promo - role_value(m.role()) / 16
+}
+
+fn add_quiet_queen_promotions(pos: &Position, moves: &mut MoveList) {
+    if !pos.has_pawn_on_seventh() {
+        return;
+    }
+    for m in pos.legal_moves() {
+        if !m.is_capture() && m.promotion() == Some(Role::Queen) {
+            moves.push(m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::perft;
+
+    /// Perft that takes its moves from the picker (with a TT move and killers to skip).
+    fn picker_perft(pos: &mut Position, depth: u32, h: &History) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let legal = pos.legal_moves();
+        // Use the last legal move as a fake TT move and two others as killers.
+        let tt = legal.last().copied();
+        let killers = [legal.first().copied(), legal.get(1).copied()];
+        let mut picker = MovePicker::new(pos, tt, killers, legal.get(2).copied());
+        let mut seen = Vec::new();
+        let mut n = 0;
+        while let Some(m) = picker.next(pos, h) {
+            assert!(!seen.contains(&m), "{m:?} twice in {}", pos.fen());
+            seen.push(m);
+            pos.make(m);
+            n += picker_perft(pos, depth - 1, h);
+            pos.unmake();
+        }
+        assert_eq!(seen.len(), legal.len(), "{}", pos.fen());
+        n
+    }
+
+    #[test]
+    fn picker_perft_equals_perft() {
+        let h = History::default();
+        for (fen, depth) in [
+            (crate::position::START_FEN, 4),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                3,
+            ),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+            (
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                3,
+            ),
+            ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 3),
+        ] {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            let expected = perft(&mut pos, depth);
+            assert_eq!(picker_perft(&mut pos, depth, &h), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn qsearch_picker_yields_only_noisy_moves() {
+        let h = History::default();
+        // Kiwipete with a white pawn on b7 (quiet and capturing promotions on a8/c8).
+        let pos = Position::from_fen(
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        assert!(!pos.is_check());
+        let mut p = MovePicker::new_qsearch(&pos, None);
+        let mut n = 0;
+        while let Some(m) = p.next(&pos, &h) {
+            assert!(is_noisy(m), "{m:?}");
+            n += 1;
+        }
+        let noisy = pos.legal_moves().iter().filter(|m| is_noisy(**m)).count();
+        assert_eq!(n, noisy);
+    }
+}
