@@ -10,7 +10,7 @@ use crate::search::{SearchControl, SearchOptions, Searcher, SilentReporter};
 /// The bench positions, embedded at build time.
 pub const BENCH_EPD: &str = include_str!("../bench-positions/bench.epd");
 /// Depth used when none is given.
-pub const DEFAULT_DEPTH: u32 = 5;
+pub const DEFAULT_DEPTH: u32 = 11;
 /// Hash size of the bench (MB).
 pub const BENCH_HASH_MB: usize = 16;
 

@@ -16,7 +16,8 @@ use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::position::{CastlingMode, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
-    IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions, Searcher, uci_score,
+    Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions, SearchStats,
+    Searcher, uci_score,
 };
 use crate::tt::MAX_HASH_MB;
 
@@ -37,6 +38,7 @@ enum Job {
         pos: Box<Position>,
         limits: Box<SearchLimits>,
         opts: SearchOptions,
+        debug: bool,
     },
     Perft {
         pos: Box<Position>,
@@ -62,11 +64,18 @@ fn error(msg: &str) {
 /// Formats search reports as UCI `info` lines.
 struct UciReporter {
     mode: CastlingMode,
+    debug: bool,
 }
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, info: &IterationInfo) {
         say(&format_info(info, self.mode));
+    }
+
+    fn stats(&mut self, stats: &SearchStats) {
+        if self.debug {
+            say(&format!("info string stats {}", stats.summary()));
+        }
     }
 }
 
@@ -105,9 +114,15 @@ fn worker(rx: Receiver<Job>, ctl: Arc<SearchControl>, busy: Arc<AtomicBool>, has
     let mut searcher = Searcher::new(hash_mb);
     while let Ok(job) = rx.recv() {
         match job {
-            Job::Go { pos, limits, opts } => {
+            Job::Go {
+                pos,
+                limits,
+                opts,
+                debug,
+            } => {
                 let mut reporter = UciReporter {
                     mode: pos.castling_mode(),
+                    debug,
                 };
                 let result = searcher.search(&pos, &limits, &opts, &ctl, &mut reporter);
                 // In ponder and infinite mode `bestmove` waits for `stop` or `ponderhit`.
@@ -165,6 +180,9 @@ pub struct Uci {
     move_overhead: u64,
     hash_mb: usize,
     ponder: bool,
+    features: Features,
+    features_spec: String,
+    debug: bool,
     ctl: Arc<SearchControl>,
     busy: Arc<AtomicBool>,
     tx: Sender<Job>,
@@ -197,6 +215,9 @@ impl Uci {
             move_overhead: MOVE_OVERHEAD.1 as u64,
             hash_mb,
             ponder: false,
+            features: Features::all(),
+            features_spec: "all".to_string(),
+            debug: false,
             ctl,
             busy,
             tx,
@@ -257,7 +278,12 @@ impl Uci {
         match tokens[start] {
             "uci" => self.cmd_uci(),
             "isready" => say("readyok"),
-            "debug" | "register" => {}
+            "debug" => match args.first().copied() {
+                Some("on") => self.debug = true,
+                Some("off") => self.debug = false,
+                _ => error("debug takes 'on' or 'off'"),
+            },
+            "register" => {}
             "ucinewgame" => {
                 if self.searching() {
                     error("ucinewgame during a search is ignored");
@@ -311,6 +337,7 @@ impl Uci {
         say("option name Clear Hash type button");
         say("option name Ponder type check default false");
         say("option name UCI_Chess960 type check default false");
+        say("option name SearchFeatures type string default all");
         say("uciok");
     }
 
@@ -403,6 +430,19 @@ impl Uci {
                     });
                 }
             }
+            "searchfeatures" => {
+                let spec = value.unwrap_or_default();
+                match Features::parse(&spec) {
+                    Ok(f) => {
+                        self.features = f;
+                        self.features_spec = spec;
+                    }
+                    Err(e) => error(&format!(
+                        "SearchFeatures: {e}; keeping '{}'",
+                        self.features_spec
+                    )),
+                }
+            }
             _ => error(&format!("unknown option '{name}'")),
         }
     }
@@ -479,11 +519,13 @@ impl Uci {
         let opts = SearchOptions {
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead,
+            features: self.features,
         };
         let _ = self.tx.send(Job::Go {
             pos: Box::new(self.pos.clone()),
             limits: Box::new(limits),
             opts,
+            debug: self.debug,
         });
     }
 }

@@ -1,17 +1,26 @@
-//! The search: iterative deepening over a fail-soft alpha-beta node search with a Zobrist
-//! transposition table and a quiescence search.
+//! The search: iterative deepening with aspiration windows over a fail-soft PVS (NegaScout)
+//! node search, a Zobrist transposition table and a quiescence search.
 //!
-//! The search never prints: it reports through the [`Reporter`] trait, and the UCI layer turns
-//! reports into `info` lines.
+//! `mod.rs` is the driver (iterative deepening, aspiration, MultiPV, reporting); `node.rs`
+//! holds the node search in numbered steps; `params.rs` every margin; `stats.rs` the counters
+//! and technique switches. The search never prints: it reports through the [`Reporter`]
+//! trait, and the UCI layer turns reports into `info` lines.
+
+mod node;
+pub mod params;
+pub mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::eval::{evaluate, role_value};
+use crate::eval::evaluate;
+use crate::history::History;
 use crate::limits::SearchLimits;
-use crate::position::{Move, MoveList, Position, Role};
+use crate::position::{Move, Piece, Position};
 use crate::timeman::{self, TimeBounds};
-use crate::tt::{Bound, TranspositionTable, pack_move, same_move, score_from_tt, score_to_tt};
+use crate::tt::{TranspositionTable, same_move};
+
+pub use stats::{Features, SearchStats};
 
 /// Deepest ply the search reaches (stack and PV sizes).
 pub const MAX_PLY: usize = 128;
@@ -40,6 +49,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds kept back for communication delays.
     pub move_overhead_ms: u64,
+    /// Which techniques are on.
+    pub features: Features,
 }
 
 impl Default for SearchOptions {
@@ -47,6 +58,7 @@ impl Default for SearchOptions {
         SearchOptions {
             multipv: 1,
             move_overhead_ms: 10,
+            features: Features::all(),
         }
     }
 }
@@ -89,6 +101,8 @@ pub struct IterationInfo {
 pub trait Reporter {
     /// A PV line of a completed (or cut) iteration.
     fn iteration(&mut self, info: &IterationInfo);
+    /// Statistics of the finished search.
+    fn stats(&mut self, _stats: &SearchStats) {}
 }
 
 /// A reporter that ignores everything (bench, tests).
@@ -110,6 +124,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Statistics of the search.
+    pub stats: SearchStats,
 }
 
 /// Converts a score into the UCI form: `(is_mate, value)` with the mate value in moves.
@@ -130,48 +146,85 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// The searcher: owns the transposition table and per-search state.
+/// Per-ply search state.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// Static evaluation (NONE_EVAL in check).
+    eval: i32,
+    killers: [Option<Move>; 2],
+    /// Move made from this ply (None: null move or not yet).
+    mv: Option<Move>,
+    /// Piece that made it.
+    piece: Option<Piece>,
+    /// Move excluded by a singular search at this ply.
+    excluded: Option<Move>,
+    /// Double extensions on the path to this ply.
+    double_ext: i32,
+}
+
+/// Static eval of a node in check (no eval).
+const NONE_EVAL: i32 = -INFINITE;
+
+/// The searcher: owns the transposition table, the history tables and per-search state.
 pub struct Searcher {
     /// The transposition table (kept across searches of a game).
     pub tt: TranspositionTable,
-    nodes: u64,
-    seldepth: usize,
+    history: History,
+    stack: Vec<Frame>,
+    stats: SearchStats,
+    features: Features,
     root_ply: usize,
+    root_depth: i32,
+    nmp_min_ply: usize,
     start: Instant,
     bounds: Option<TimeBounds>,
     node_limit: u64,
     stopped: bool,
+    seldepth: usize,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
 }
-
-type MoveScores = [i32; 256];
 
 impl Searcher {
     /// A searcher with a `hash_mb` MB table.
     pub fn new(hash_mb: usize) -> Searcher {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / params::LMR_DIVISOR;
+                *r = v as i32;
+            }
+        }
         Searcher {
             tt: TranspositionTable::new(hash_mb),
-            nodes: 0,
-            seldepth: 0,
+            history: History::default(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            stats: SearchStats::default(),
+            features: Features::all(),
             root_ply: 0,
+            root_depth: 0,
+            nmp_min_ply: 0,
             start: Instant::now(),
             bounds: None,
             node_limit: u64::MAX,
             stopped: false,
+            seldepth: 0,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            lmr,
         }
     }
 
     /// Forgets everything learned in earlier searches (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.history.clear();
     }
 
     /// Nodes searched by the last (or current) search.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.stats.nodes + self.stats.qnodes
     }
 
     /// Searches `root` within `limits`, reporting each iteration to `reporter`.
@@ -184,9 +237,17 @@ impl Searcher {
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
         self.start = Instant::now();
-        self.nodes = 0;
+        self.stats = SearchStats::default();
         self.stopped = false;
+        self.features = opts.features;
+        self.nmp_min_ply = 0;
         self.tt.new_search();
+        for f in self.stack.iter_mut() {
+            *f = Frame {
+                eval: NONE_EVAL,
+                ..Frame::default()
+            };
+        }
         let mut pos = root.clone();
         pos.clear_undo();
         self.root_ply = pos.game_ply();
@@ -207,14 +268,12 @@ impl Searcher {
         if root_moves.is_empty() {
             return SearchResult::default();
         }
-        // Order the root once by the quick capture heuristic; later iterations sort by score.
+        // First order: TT move, then the picker's capture-first ordering (a stable sort later
+        // keeps it among equal scores).
         let tt_move = self.tt.probe(pos.key()).map_or(0, |e| e.mv);
-        root_moves.sort_by_key(|rm| -order_score(&pos, rm.mv, tt_move));
+        root_moves.sort_by_key(|rm| -node::root_order(&pos, rm.mv, tt_move));
 
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let multipv = opts.multipv.clamp(1, root_moves.len());
         let mut result = SearchResult {
             best: Some(root_moves[0].mv),
@@ -223,29 +282,18 @@ impl Searcher {
 
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.root_depth = depth as i32;
             for rm in root_moves.iter_mut() {
                 rm.prev_score = rm.score;
                 rm.score = -INFINITE;
             }
             for pv_idx in 0..multipv {
-                self.search_root(&mut pos, &mut root_moves[pv_idx..], depth as i32, ctl);
+                self.aspiration(&mut pos, &mut root_moves, pv_idx, depth as i32, ctl, reporter);
                 if self.stopped {
                     break;
                 }
-                // Stable sort keeps the previous order among equal scores.
-                root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
                 for (i, rm) in root_moves.iter().enumerate().take(pv_idx + 1) {
-                    reporter.iteration(&IterationInfo {
-                        depth,
-                        seldepth: self.seldepth.max(1) as u32,
-                        multipv: i + 1,
-                        score: rm.score,
-                        bound: ScoreBound::Exact,
-                        nodes: self.nodes,
-                        time_ms: self.elapsed_ms(),
-                        hashfull: self.tt.hashfull(),
-                        pv: rm.pv.clone(),
-                    });
+                    reporter.iteration(&self.info(depth, i, rm, ScoreBound::Exact));
                 }
             }
             if self.stopped {
@@ -270,21 +318,97 @@ impl Searcher {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.nodes();
         if result.ponder.is_none()
             && let Some(best) = result.best
         {
             result.ponder = self.ponder_from_tt(&mut pos, best);
         }
+        result.stats = self.stats.clone();
+        reporter.stats(&self.stats);
         result
+    }
+
+    fn info(&self, depth: u32, idx: usize, rm: &RootMove, bound: ScoreBound) -> IterationInfo {
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        IterationInfo {
+            depth,
+            seldepth: self.seldepth.max(1) as u32,
+            multipv: idx + 1,
+            score,
+            bound,
+            nodes: self.nodes(),
+            time_ms: self.elapsed_ms(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// One root search of `root_moves[pv_idx..]`, inside aspiration windows around the
+    /// previous score that widen on a fail high or low.
+    fn aspiration(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [RootMove],
+        pv_idx: usize,
+        depth: i32,
+        ctl: &SearchControl,
+        reporter: &mut dyn Reporter,
+    ) {
+        let prev = root_moves[pv_idx].prev_score;
+        let mut delta = params::ASP_DELTA;
+        let (mut alpha, mut beta) = if self.features.aspiration
+            && depth >= params::ASP_MIN_DEPTH
+            && prev.abs() < MATE_IN_MAX
+        {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search_root(pos, &mut root_moves[pv_idx..], depth, alpha, beta, ctl);
+            // Stable sort: the best move first, the others keep their previous order.
+            root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                self.stats.aspiration_researches += 1;
+                if self.elapsed_ms() > 1000 {
+                    let rm = &root_moves[pv_idx];
+                    reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Upper));
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                self.stats.aspiration_researches += 1;
+                if self.elapsed_ms() > 1000 {
+                    let rm = &root_moves[pv_idx];
+                    reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Lower));
+                }
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
     }
 
     fn ponder_from_tt(&self, pos: &mut Position, best: Move) -> Option<Move> {
         pos.make(best);
-        let reply = self
-            .tt
-            .probe(pos.key())
-            .and_then(|e| pos.legal_moves().into_iter().find(|&m| same_move(e.mv, m)));
+        let reply = self.tt.probe(pos.key()).and_then(|e| {
+            pos.legal_moves()
+                .into_iter()
+                .find(|&m| same_move(e.mv, m))
+        });
         pos.unmake();
         reply
     }
@@ -299,11 +423,12 @@ impl Searcher {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit {
+        let nodes = self.nodes();
+        if nodes >= self.node_limit {
             self.stopped = true;
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if nodes & 1023 == 0 {
             if ctl.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if ctl.pondering.load(Ordering::Relaxed) {
@@ -318,48 +443,6 @@ impl Searcher {
         self.stopped
     }
 
-    /// Searches every root move with a full window; fills each root move's score and PV.
-    fn search_root(
-        &mut self,
-        pos: &mut Position,
-        root_moves: &mut [RootMove],
-        depth: i32,
-        ctl: &SearchControl,
-    ) {
-        let mut alpha = -INFINITE;
-        let beta = INFINITE;
-        for rm in root_moves.iter_mut() {
-            self.nodes += 1;
-            pos.make(rm.mv);
-            let score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, ctl);
-            pos.unmake();
-            if self.stopped {
-                return;
-            }
-            rm.score = score;
-            if score > alpha {
-                alpha = score;
-            }
-            rm.pv.clear();
-            rm.pv.push(rm.mv);
-            for i in 0..self.pv_len[1] {
-                if let Some(m) = self.pv[1][i] {
-                    rm.pv.push(m);
-                }
-            }
-        }
-        if let Some(best) = root_moves.iter().max_by_key(|rm| rm.score) {
-            self.tt.store(
-                pos.key(),
-                pack_move(best.mv),
-                score_to_tt(best.score, 0),
-                0,
-                depth,
-                Bound::Exact,
-            );
-        }
-    }
-
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][0] = Some(m);
         let child_len = self.pv_len[ply + 1];
@@ -369,256 +452,9 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Fail-soft alpha-beta.
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        ctl: &SearchControl,
-    ) -> i32 {
-        self.pv_len[ply] = 0;
-        if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply, ctl);
-        }
-        if self.check_stop(ctl) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if pos.is_repetition(self.root_ply)
-            || pos.is_fifty_move_draw()
-            || pos.is_insufficient_material()
-        {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
-        }
-
-        let key = pos.key();
-        let tt_entry = self.tt.probe(key);
-        let mut tt_move = 0;
-        if let Some(e) = tt_entry {
-            tt_move = e.mv;
-            let s = score_from_tt(e.score, ply);
-            if e.depth as i32 >= depth
-                && (e.bound == Bound::Exact
-                    || (e.bound == Bound::Lower && s >= beta)
-                    || (e.bound == Bound::Upper && s <= alpha))
-            {
-                return s;
-            }
-        }
-
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if pos.is_check() {
-                -MATE + ply as i32
-            } else {
-                DRAW
-            };
-        }
-        let mut scores: MoveScores = [0; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = order_score(pos, m, tt_move);
-        }
-
-        let old_alpha = alpha;
-        let mut best_score = -INFINITE;
-        let mut best_move: Option<Move> = None;
-        for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
-            self.nodes += 1;
-            pos.make(m);
-            let score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, ctl);
-            pos.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_move.map_or(0, pack_move),
-            score_to_tt(best_score, ply),
-            0,
-            depth,
-            bound,
-        );
-        best_score
+    /// Static evaluation (counted).
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.stats.evals += 1;
+        evaluate(pos)
     }
-
-    /// Quiescence search: captures and queen promotions (all evasions in check), stand pat.
-    fn quiescence(
-        &mut self,
-        pos: &mut Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        ctl: &SearchControl,
-    ) -> i32 {
-        self.pv_len[ply] = 0;
-        if self.check_stop(ctl) {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if pos.is_repetition(self.root_ply)
-            || pos.is_fifty_move_draw()
-            || pos.is_insufficient_material()
-        {
-            return DRAW;
-        }
-        let in_check = pos.is_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
-        }
-
-        let key = pos.key();
-        let mut tt_move = 0;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv;
-            let s = score_from_tt(e.score, ply);
-            if e.bound == Bound::Exact
-                || (e.bound == Bound::Lower && s >= beta)
-                || (e.bound == Bound::Upper && s <= alpha)
-            {
-                return s;
-            }
-        }
-
-        let old_alpha = alpha;
-        let mut best_score;
-        let mut moves: MoveList;
-        if in_check {
-            moves = pos.legal_moves();
-            if moves.is_empty() {
-                return -MATE + ply as i32;
-            }
-            best_score = -INFINITE;
-        } else {
-            let stand_pat = evaluate(pos);
-            if stand_pat >= beta {
-                return stand_pat;
-            }
-            alpha = alpha.max(stand_pat);
-            best_score = stand_pat;
-            moves = noisy_moves(pos);
-        }
-
-        let mut scores: MoveScores = [0; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = order_score(pos, m, tt_move);
-        }
-        let mut best_move: Option<Move> = None;
-        for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
-            self.nodes += 1;
-            pos.make(m);
-            let score = -self.quiescence(pos, -beta, -alpha, ply + 1, ctl);
-            pos.unmake();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
-            key,
-            best_move.map_or(0, pack_move),
-            score_to_tt(best_score, ply),
-            0,
-            0,
-            bound,
-        );
-        best_score
-    }
-}
-
-/// Captures and queen promotions.
-fn noisy_moves(pos: &Position) -> MoveList {
-    let mut moves = pos.capture_moves();
-    let b = pos.board();
-    let seventh = match pos.turn() {
-        crate::position::Color::White => {
-            crate::position::Bitboard::from_rank(crate::position::Rank::Seventh)
-        }
-        crate::position::Color::Black => {
-            crate::position::Bitboard::from_rank(crate::position::Rank::Second)
-        }
-    };
-    if (b.pawns() & b.by_color(pos.turn()) & seventh).any() {
-        for m in pos.legal_moves() {
-            if !m.is_capture() && m.promotion() == Some(Role::Queen) {
-                moves.push(m);
-            }
-        }
-    }
-    moves
-}
-
-/// Ordering score: TT move, then captures by MVV-LVA, then promotions, then the rest.
-fn order_score(_pos: &Position, m: Move, tt_move: u16) -> i32 {
-    if same_move(tt_move, m) {
-        return 1_000_000;
-    }
-    let mut s = 0;
-    if let Some(victim) = m.capture() {
-        s += 100_000 + 10 * role_value(victim) - role_value(m.role()) / 10;
-    } else if m.is_en_passant() {
-        s += 100_000 + 10 * role_value(Role::Pawn) - role_value(Role::Pawn) / 10;
-    }
-    if let Some(p) = m.promotion() {
-        s += 50_000 + role_value(p);
-    }
-    s
-}
-
-/// Selection sort step: moves the best-scored remaining move to `i` and returns it.
-#[inline]
-fn pick_next(moves: &mut MoveList, scores: &mut MoveScores, i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    scores.swap(i, best);
-    moves.swap(i, best);
-    moves[i]
 }

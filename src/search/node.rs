@@ -1,0 +1,784 @@
+//! The node search: fail-soft PVS with the pruning, reduction and extension set, in numbered
+//! steps, and the quiescence search. The node type (PV or not) is a compile-time parameter.
+
+use super::params::*;
+use super::{
+    DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl,
+    Searcher,
+};
+use crate::history::bonus;
+use crate::movepick::{MovePicker, Stage, is_noisy};
+use crate::position::{Move, Position};
+use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
+
+/// Ordering score of a root move before the first iteration: TT move, captures by victim,
+/// promotions, then the rest.
+pub(super) fn root_order(pos: &Position, m: Move, tt_move: u16) -> i32 {
+    if same_move(tt_move, m) {
+        return 1_000_000;
+    }
+    let mut s = 0;
+    if m.is_capture() {
+        s += 100_000 + if pos.see_ge(m, 0) { 50_000 } else { 0 };
+        s += m.capture().map_or(100, crate::eval::role_value);
+    }
+    if let Some(p) = m.promotion() {
+        s += 50_000 + crate::eval::role_value(p);
+    }
+    s
+}
+
+impl Searcher {
+    /// Makes a move and records it on the stack.
+    #[inline]
+    fn play(&mut self, pos: &mut Position, m: Move, ply: usize, qsearch: bool) {
+        let f = &mut self.stack[ply];
+        f.mv = Some(m);
+        f.piece = pos.piece_at(m.from().unwrap_or(m.to()));
+        if qsearch {
+            self.stats.qnodes += 1;
+        } else {
+            self.stats.nodes += 1;
+        }
+        pos.make(m);
+        self.tt.prefetch(pos.key());
+    }
+
+    /// Searches the root moves with PVS inside (alpha, beta). Each move that becomes best gets
+    /// its score and PV; the others get `-INFINITE` so that a stable sort keeps their order.
+    pub(super) fn search_root(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ctl: &SearchControl,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let us = pos.turn();
+        self.pv_len[0] = 0;
+        for i in 0..root_moves.len() {
+            let m = root_moves[i].mv;
+            let quiet = !is_noisy(m);
+            self.play(pos, m, 0, false);
+            let ext = i32::from(self.features.check_ext && pos.is_check());
+            let new_depth = depth - 1 + ext;
+            let score = if i == 0 {
+                -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false, ctl)
+            } else {
+                let r = if self.features.lmr && depth >= LMR_DEPTH && quiet && i >= 3 {
+                    (self.lmr_at(depth, i + 1) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true, ctl);
+                if s > alpha && r > 0 {
+                    self.stats.lmr_researches += 1;
+                    s = -self.negamax::<false>(pos, new_depth, -alpha - 1, -alpha, 1, false, ctl);
+                }
+                if s > alpha && s < beta {
+                    self.stats.pvs_researches += 1;
+                    s = -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false, ctl);
+                }
+                s
+            };
+            pos.unmake();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut root_moves[i];
+            if i == 0 || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                for k in 0..self.pv_len[1] {
+                    if let Some(pm) = self.pv[1][k] {
+                        rm.pv.push(pm);
+                    }
+                }
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    if quiet {
+                        self.history.update(us, m, bonus(depth));
+                    }
+                    break;
+                }
+            }
+        }
+        if let Some(m) = best_move {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.tt.store(
+                pos.key(),
+                pack_move(m),
+                score_to_tt(best, 0),
+                NONE_EVAL as i16,
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    #[inline]
+    fn lmr_at(&self, depth: i32, moves: usize) -> i32 {
+        self.lmr[(depth as usize).min(63)][moves.min(63)]
+    }
+
+    /// Fail-soft PVS node search. `PV` marks nodes searched with an open window.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax<const PV: bool>(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        cut_node: bool,
+        ctl: &SearchControl,
+    ) -> i32 {
+        // Step 0. Horizon: hand over to quiescence.
+        if depth <= 0 {
+            return self.quiescence::<PV>(pos, alpha, beta, ply, ctl);
+        }
+        self.pv_len[ply] = 0;
+        if self.check_stop(ctl) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        let excluded = self.stack[ply].excluded;
+
+        // Step 1. Draws and mate-distance pruning.
+        if pos.is_repetition(self.root_ply)
+            || pos.is_fifty_move_draw()
+            || pos.is_insufficient_material()
+        {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate(pos) };
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 2. Transposition table probe (not in a singular search: its result would be
+        // for the node without the excluded move).
+        let key = pos.key();
+        self.stats.tt_probes += 1;
+        let tt = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
+        let tt_score = tt.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
+        if let Some(e) = tt {
+            self.stats.tt_hits += 1;
+            if !PV
+                && e.depth as i32 >= depth
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && tt_score >= beta)
+                    || (e.bound == Bound::Upper && tt_score <= alpha))
+            {
+                self.stats.tt_cutoffs += 1;
+                if tt_score >= beta
+                    && let Some(m) = tt_move
+                    && !is_noisy(m)
+                {
+                    self.history.update(pos.turn(), m, bonus(depth));
+                }
+                return tt_score;
+            }
+        }
+
+        // Step 3. Static evaluation, refined by the TT bound when it fits.
+        let raw_eval;
+        let eval;
+        if in_check {
+            raw_eval = NONE_EVAL;
+            eval = NONE_EVAL;
+        } else if excluded.is_some() {
+            raw_eval = self.stack[ply].eval;
+            eval = raw_eval;
+        } else {
+            raw_eval = match tt {
+                Some(e) if e.eval as i32 != NONE_EVAL && e.bound != Bound::None => {
+                    e.eval as i32
+                }
+                _ => self.evaluate(pos),
+            };
+            eval = match tt {
+                Some(e)
+                    if tt_score.abs() < MATE_IN_MAX
+                        && (e.bound == Bound::Exact
+                            || (e.bound == Bound::Lower && tt_score > raw_eval)
+                            || (e.bound == Bound::Upper && tt_score < raw_eval)) =>
+                {
+                    tt_score
+                }
+                _ => raw_eval,
+            };
+        }
+        self.stack[ply].eval = raw_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].eval != NONE_EVAL
+            && raw_eval > self.stack[ply - 2].eval;
+        self.stack[ply + 1].killers = [None; 2];
+        self.stack[ply + 1].excluded = None;
+        self.stack[ply + 1].double_ext = self.stack[ply].double_ext;
+
+        // Step 4. Whole-node pruning (non-PV, not in check, not in a singular search).
+        if !PV && !in_check && excluded.is_none() {
+            // 4a. Reverse futility pruning: far above beta at low depth.
+            if self.features.rfp
+                && depth <= RFP_DEPTH
+                && eval < MATE_IN_MAX
+                && eval - RFP_MARGIN * depth + RFP_IMPROVING * i32::from(improving) >= beta
+            {
+                self.stats.rfp_cutoffs += 1;
+                return (eval + beta) / 2;
+            }
+            // 4b. Razoring: far below alpha, ask quiescence.
+            if self.features.razoring
+                && depth <= RAZOR_DEPTH
+                && eval + RAZOR_BASE + RAZOR_MARGIN * depth < alpha
+            {
+                let q = self.quiescence::<false>(pos, alpha, alpha + 1, ply, ctl);
+                if q <= alpha {
+                    self.stats.razor_cutoffs += 1;
+                    return q;
+                }
+            }
+            // 4c. Null-move pruning with adaptive reduction and verification at high depth.
+            if self.features.nmp
+                && depth >= NMP_DEPTH
+                && eval >= beta
+                && raw_eval >= beta
+                && ply >= self.nmp_min_ply
+                && self.stack[ply.saturating_sub(1)].mv.is_some()
+                && pos.has_non_pawn_material(pos.turn())
+                && beta > -MATE_IN_MAX
+            {
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                self.stats.null_tries += 1;
+                self.stack[ply].mv = None;
+                self.stack[ply].piece = None;
+                if pos.make_null() {
+                    self.stats.nodes += 1;
+                    let score = -self.negamax::<false>(
+                        pos,
+                        depth - r,
+                        -beta,
+                        -beta + 1,
+                        ply + 1,
+                        !cut_node,
+                        ctl,
+                    );
+                    pos.unmake();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        let score = if score >= MATE_IN_MAX { beta } else { score };
+                        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                            self.stats.null_cutoffs += 1;
+                            return score;
+                        }
+                        // Verification: a reduced normal search with null moves disabled
+                        // for the plies near here.
+                        self.nmp_min_ply = ply + 3 * (depth - r) as usize / 4;
+                        let v = self.negamax::<false>(
+                            pos,
+                            depth - r,
+                            beta - 1,
+                            beta,
+                            ply,
+                            false,
+                            ctl,
+                        );
+                        self.nmp_min_ply = 0;
+                        if v >= beta {
+                            self.stats.null_cutoffs += 1;
+                            return score;
+                        }
+                    }
+                }
+            }
+            // 4d. ProbCut: a capture that beats beta by a margin in a reduced search.
+            let rbeta = beta + PROBCUT_MARGIN;
+            if self.features.probcut
+                && depth >= PROBCUT_DEPTH
+                && beta.abs() < MATE_IN_MAX
+                && !(tt.is_some_and(|e| {
+                    e.depth as i32 >= depth - PROBCUT_REDUCTION + 1 && tt_score < rbeta
+                }))
+            {
+                let mut picker = MovePicker::new_qsearch(pos, tt_move.filter(|m| is_noisy(*m)));
+                while let Some(m) = picker.next(pos, &self.history) {
+                    if !pos.see_ge(m, rbeta - eval) {
+                        continue;
+                    }
+                    self.play(pos, m, ply, false);
+                    let mut s = -self.quiescence::<false>(pos, -rbeta, -rbeta + 1, ply + 1, ctl);
+                    if s >= rbeta {
+                        s = -self.negamax::<false>(
+                            pos,
+                            depth - PROBCUT_REDUCTION,
+                            -rbeta,
+                            -rbeta + 1,
+                            ply + 1,
+                            !cut_node,
+                            ctl,
+                        );
+                    }
+                    pos.unmake();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= rbeta {
+                        self.stats.probcut_cutoffs += 1;
+                        self.tt.store(
+                            key,
+                            pack_move(m),
+                            score_to_tt(s, ply),
+                            raw_eval as i16,
+                            depth - PROBCUT_REDUCTION + 1,
+                            Bound::Lower,
+                        );
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Step 5. Internal iterative reduction: without a TT move, search shallower first.
+        if self.features.iir && tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 6. Enhanced transposition cutoffs: a child whose stored upper bound proves
+        // that this node fails high.
+        if self.features.etc && !PV && excluded.is_none() && depth >= ETC_DEPTH {
+            for m in pos.legal_moves() {
+                pos.make(m);
+                let child = self.tt.probe(pos.key());
+                pos.unmake();
+                if let Some(c) = child {
+                    let s = -score_from_tt(c.score, ply + 1);
+                    if c.depth as i32 >= depth - 1
+                        && matches!(c.bound, Bound::Upper | Bound::Exact)
+                        && s >= beta
+                    {
+                        self.stats.etc_cutoffs += 1;
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Step 7. The move loop.
+        let us = pos.turn();
+        let prev = if ply >= 1 {
+            self.stack[ply - 1].mv.zip(self.stack[ply - 1].piece)
+        } else {
+            None
+        };
+        let counter = if self.features.counter {
+            prev.and_then(|(m, p)| self.history.counter(p, m))
+        } else {
+            None
+        };
+        let killers = if self.features.killers {
+            self.stack[ply].killers
+        } else {
+            [None; 2]
+        };
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter);
+        let old_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut moves_tried = 0usize;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0usize;
+        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+
+        while let Some(m) = picker.next(pos, &self.history) {
+            if Some(m) == excluded {
+                continue;
+            }
+            let quiet = !is_noisy(m);
+            let hist = if quiet { self.history.score(us, m) } else { 0 };
+
+            // 7a. Shallow-depth pruning, once a move has saved us from being mated.
+            if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
+                if quiet {
+                    if self.features.lmp
+                        && depth <= LMP_DEPTH
+                        && moves_tried as i32 >= lmp_limit
+                        && !in_check
+                    {
+                        picker.skip_quiets = true;
+                        self.stats.moves_pruned += 1;
+                        continue;
+                    }
+                    if self.features.futility
+                        && depth <= FP_DEPTH
+                        && !in_check
+                        && eval + FP_BASE + FP_MARGIN * depth <= alpha
+                    {
+                        picker.skip_quiets = true;
+                        self.stats.moves_pruned += 1;
+                        continue;
+                    }
+                }
+                if self.features.see_pruning && depth <= SEE_DEPTH && moves_tried > 0 {
+                    let threshold = if quiet {
+                        -SEE_QUIET_MARGIN * depth
+                    } else {
+                        -SEE_NOISY_MARGIN * depth * depth
+                    };
+                    if !pos.see_ge(m, threshold) {
+                        self.stats.moves_pruned += 1;
+                        continue;
+                    }
+                }
+            }
+
+            // 7b. Extensions: singular (with multi-cut) for the TT move, check extension.
+            let mut ext = 0;
+            if self.features.singular
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= SE_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+                && let Some(e) = tt
+                && e.depth as i32 >= depth - SE_TT_DEPTH_SLACK
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && tt_score.abs() < MATE_IN_MAX
+            {
+                let sbeta = tt_score - SE_MARGIN * depth / 16;
+                let sdepth = (depth - 1) / 2;
+                self.stack[ply].excluded = Some(m);
+                let s = self.negamax::<false>(pos, sdepth, sbeta - 1, sbeta, ply, cut_node, ctl);
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < sbeta {
+                    self.stats.singular_extensions += 1;
+                    ext = 1;
+                    if !PV
+                        && s < sbeta - SE_DOUBLE_MARGIN
+                        && self.stack[ply].double_ext < SE_DOUBLE_LIMIT
+                    {
+                        ext = 2;
+                        self.stack[ply + 1].double_ext = self.stack[ply].double_ext + 1;
+                    }
+                } else if sbeta >= beta {
+                    // Multi-cut: even without the TT move, this node fails high.
+                    self.stats.multi_cuts += 1;
+                    return sbeta;
+                } else if tt_score >= beta {
+                    ext = -1;
+                }
+            }
+
+            self.play(pos, m, ply, false);
+            let gives_check = pos.is_check();
+            if ext == 0
+                && self.features.check_ext
+                && gives_check
+                && (ply as i32) < 2 * self.root_depth
+            {
+                ext = 1;
+            }
+            moves_tried += 1;
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+            let new_depth = depth - 1 + ext;
+
+            // 7c. PVS with late move reductions.
+            let score = if moves_tried == 1 {
+                -self.negamax::<PV>(pos, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node, ctl)
+            } else {
+                let mut r = 0;
+                if self.features.lmr
+                    && depth >= LMR_DEPTH
+                    && moves_tried > LMR_MIN_MOVES + usize::from(PV)
+                    && (quiet || picker.stage() == Stage::BadCaptures)
+                {
+                    r = self.lmr_at(depth, moves_tried);
+                    r -= i32::from(PV);
+                    r += i32::from(!improving);
+                    r += i32::from(cut_node);
+                    r -= i32::from(gives_check);
+                    if quiet {
+                        r -= hist / LMR_HISTORY_DIVISOR;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax::<false>(
+                    pos,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                    ctl,
+                );
+                if s > alpha && r > 0 {
+                    self.stats.lmr_researches += 1;
+                    s = -self.negamax::<false>(
+                        pos,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                        ctl,
+                    );
+                }
+                if PV && s > alpha && s < beta {
+                    self.stats.pvs_researches += 1;
+                    s = -self.negamax::<true>(pos, new_depth, -beta, -alpha, ply + 1, false, ctl);
+                }
+                s
+            };
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        let idx = (moves_tried - 1).min(7);
+                        self.stats.cutoffs_by_index[idx] += 1;
+                        if quiet {
+                            self.reward_quiet(pos, ply, depth, m, &quiets_tried[..n_quiets], prev);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 8. No legal move: mate or stalemate (or, in a singular search, fail low).
+        // Pruning starts only after a move was searched, so no move tried means none exists.
+        if moves_tried == 0 {
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                DRAW
+            };
+        }
+
+        // Step 9. Store the result.
+        if excluded.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > old_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(
+                key,
+                best_move.map_or(0, pack_move),
+                score_to_tt(best_score, ply),
+                raw_eval.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
+                depth,
+                bound,
+            );
+        }
+        best_score
+    }
+
+    /// History bonus for the quiet move that cut, malus for the quiets tried before it; killer
+    /// and counter-move updates.
+    fn reward_quiet(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        tried: &[Option<Move>],
+        prev: Option<(Move, crate::position::Piece)>,
+    ) {
+        let us = pos.turn();
+        if self.features.history {
+            let b = bonus(depth);
+            self.history.update(us, m, b);
+            for q in tried.iter().flatten() {
+                if *q != m {
+                    self.history.update(us, *q, -b);
+                }
+            }
+        }
+        let k = &mut self.stack[ply].killers;
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        if let Some((pm, pp)) = prev {
+            self.history.set_counter(pp, pm, m);
+        }
+    }
+
+    /// Quiescence search: stand pat, captures and queen promotions (all evasions in check),
+    /// SEE and delta pruning, TT probe and store.
+    pub(super) fn quiescence<const PV: bool>(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        ctl: &SearchControl,
+    ) -> i32 {
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        if self.check_stop(ctl) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.is_repetition(self.root_ply)
+            || pos.is_fifty_move_draw()
+            || pos.is_insufficient_material()
+        {
+            return DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate(pos) };
+        }
+
+        let key = pos.key();
+        self.stats.tt_probes += 1;
+        let tt = self.tt.probe(key);
+        let mut tt_move = None;
+        if let Some(e) = tt {
+            self.stats.tt_hits += 1;
+            let s = score_from_tt(e.score, ply);
+            if !PV
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && s >= beta)
+                    || (e.bound == Bound::Upper && s <= alpha))
+            {
+                self.stats.tt_cutoffs += 1;
+                return s;
+            }
+            tt_move = pos.unpack_move(e.mv);
+        }
+
+        let old_alpha = alpha;
+        let mut best_score;
+        let raw_eval;
+        if in_check {
+            best_score = -INFINITE;
+            raw_eval = NONE_EVAL;
+        } else {
+            raw_eval = match tt {
+                Some(e) if e.eval as i32 != NONE_EVAL => e.eval as i32,
+                _ => self.evaluate(pos),
+            };
+            let stand_pat = raw_eval;
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+
+        let mut picker = MovePicker::new_qsearch(pos, tt_move);
+        let mut best_move: Option<Move> = None;
+        let mut searched = 0;
+        while let Some(m) = picker.next(pos, &self.history) {
+            if !in_check {
+                // Delta pruning: even winning the piece cannot lift us to alpha.
+                if self.features.delta && m.promotion().is_none() {
+                    let gain = match m {
+                        Move::EnPassant { .. } => 100,
+                        _ => m.capture().map_or(0, crate::eval::role_value),
+                    };
+                    if raw_eval + gain + DELTA_MARGIN <= alpha {
+                        continue;
+                    }
+                }
+                // SEE pruning: skip captures that lose material.
+                if self.features.qs_see && !pos.see_ge(m, QS_SEE_MARGIN) {
+                    continue;
+                }
+            }
+            searched += 1;
+            self.play(pos, m, ply, true);
+            let score = -self.quiescence::<PV>(pos, -beta, -alpha, ply + 1, ctl);
+            pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && best_score > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move.map_or(0, pack_move),
+            score_to_tt(best_score, ply),
+            raw_eval.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
+            0,
+            bound,
+        );
+        best_score
+    }
+}

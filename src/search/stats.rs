@@ -1,0 +1,283 @@
+//! Search statistics and technique switches.
+
+/// Counters kept per search, so that algorithms and techniques can be compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Positions visited in the main search (interior and frontier nodes).
+    pub nodes: u64,
+    /// Positions visited in quiescence search.
+    pub qnodes: u64,
+    /// Leaf evaluations (static evaluations actually computed).
+    pub evals: u64,
+    /// TT probes and hits.
+    pub tt_probes: u64,
+    /// TT probes that found the position.
+    pub tt_hits: u64,
+    /// Nodes cut off by a TT bound.
+    pub tt_cutoffs: u64,
+    /// Beta cutoffs by the index of the move that caused them (last bucket: 7 and later).
+    pub cutoffs_by_index: [u64; 8],
+    /// Null-window searches repeated with a full window (PVS) or after a reduction (LMR).
+    pub pvs_researches: u64,
+    /// LMR searches repeated at full depth.
+    pub lmr_researches: u64,
+    /// Aspiration windows that failed and were widened.
+    pub aspiration_researches: u64,
+    /// Null-move searches tried and those that cut.
+    pub null_tries: u64,
+    /// Null-move cutoffs.
+    pub null_cutoffs: u64,
+    /// Reverse futility cutoffs.
+    pub rfp_cutoffs: u64,
+    /// Razoring cutoffs.
+    pub razor_cutoffs: u64,
+    /// ProbCut cutoffs.
+    pub probcut_cutoffs: u64,
+    /// Enhanced transposition cutoffs.
+    pub etc_cutoffs: u64,
+    /// Singular extensions granted.
+    pub singular_extensions: u64,
+    /// Multi-cut prunes from the singular search.
+    pub multi_cuts: u64,
+    /// Quiet moves pruned by futility, late move pruning and SEE.
+    pub moves_pruned: u64,
+}
+
+impl SearchStats {
+    /// One-line summary for `info string`.
+    pub fn summary(&self) -> String {
+        let cut_total: u64 = self.cutoffs_by_index.iter().sum();
+        let first = if cut_total > 0 {
+            self.cutoffs_by_index[0] as f64 * 100.0 / cut_total as f64
+        } else {
+            0.0
+        };
+        format!(
+            "nodes {} qnodes {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
+             bymove {:?} pvsre {} lmrre {} aspre {} null {}/{} rfp {} razor {} probcut {} etc {} \
+             singular {} multicut {} pruned {}",
+            self.nodes,
+            self.qnodes,
+            self.evals,
+            self.tt_hits,
+            self.tt_probes,
+            self.tt_cutoffs,
+            cut_total,
+            first,
+            self.cutoffs_by_index,
+            self.pvs_researches,
+            self.lmr_researches,
+            self.aspiration_researches,
+            self.null_cutoffs,
+            self.null_tries,
+            self.rfp_cutoffs,
+            self.razor_cutoffs,
+            self.probcut_cutoffs,
+            self.etc_cutoffs,
+            self.singular_extensions,
+            self.multi_cuts,
+            self.moves_pruned
+        )
+    }
+}
+
+/// Switches for every search technique, so that each can be measured against the build
+/// without it (UCI option `SearchFeatures`) and the lab can run a "pure" search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+    /// Null-move pruning.
+    pub nmp: bool,
+    /// Reverse futility pruning.
+    pub rfp: bool,
+    /// Razoring.
+    pub razoring: bool,
+    /// Futility pruning of quiet moves.
+    pub futility: bool,
+    /// Late move pruning.
+    pub lmp: bool,
+    /// SEE pruning in the main search.
+    pub see_pruning: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Internal iterative reduction.
+    pub iir: bool,
+    /// ProbCut.
+    pub probcut: bool,
+    /// Singular extensions (with multi-cut).
+    pub singular: bool,
+    /// Check extension.
+    pub check_ext: bool,
+    /// Enhanced transposition cutoffs.
+    pub etc: bool,
+    /// Killer moves.
+    pub killers: bool,
+    /// Counter moves.
+    pub counter: bool,
+    /// History heuristic.
+    pub history: bool,
+    /// Delta pruning in quiescence.
+    pub delta: bool,
+    /// SEE pruning of losing captures in quiescence.
+    pub qs_see: bool,
+}
+
+/// Names of the switches, in the order of [`Features`].
+pub const FEATURE_NAMES: [&str; 18] = [
+    "aspiration",
+    "nmp",
+    "rfp",
+    "razoring",
+    "futility",
+    "lmp",
+    "see",
+    "lmr",
+    "iir",
+    "probcut",
+    "singular",
+    "checkext",
+    "etc",
+    "killers",
+    "counter",
+    "history",
+    "delta",
+    "qssee",
+];
+
+impl Default for Features {
+    fn default() -> Self {
+        Features::all()
+    }
+}
+
+impl Features {
+    /// Every technique on.
+    pub fn all() -> Features {
+        Features {
+            aspiration: true,
+            nmp: true,
+            rfp: true,
+            razoring: true,
+            futility: true,
+            lmp: true,
+            see_pruning: true,
+            lmr: true,
+            iir: true,
+            probcut: true,
+            singular: true,
+            check_ext: true,
+            etc: true,
+            killers: true,
+            counter: true,
+            history: true,
+            delta: true,
+            qs_see: true,
+        }
+    }
+
+    /// The setting of Plaat et al.: move ordering and the TT, no forward pruning, reductions
+    /// or extensions (quiescence keeps its stand-pat and capture ordering only).
+    pub fn pure() -> Features {
+        Features {
+            aspiration: true,
+            nmp: false,
+            rfp: false,
+            razoring: false,
+            futility: false,
+            lmp: false,
+            see_pruning: false,
+            lmr: false,
+            iir: false,
+            probcut: false,
+            singular: false,
+            check_ext: false,
+            etc: false,
+            killers: true,
+            counter: true,
+            history: true,
+            delta: false,
+            qs_see: false,
+        }
+    }
+
+    fn flag(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
+            "aspiration" => &mut self.aspiration,
+            "nmp" => &mut self.nmp,
+            "rfp" => &mut self.rfp,
+            "razoring" => &mut self.razoring,
+            "futility" => &mut self.futility,
+            "lmp" => &mut self.lmp,
+            "see" => &mut self.see_pruning,
+            "lmr" => &mut self.lmr,
+            "iir" => &mut self.iir,
+            "probcut" => &mut self.probcut,
+            "singular" => &mut self.singular,
+            "checkext" => &mut self.check_ext,
+            "etc" => &mut self.etc,
+            "killers" => &mut self.killers,
+            "counter" => &mut self.counter,
+            "history" => &mut self.history,
+            "delta" => &mut self.delta,
+            "qssee" => &mut self.qs_see,
+            _ => return None,
+        })
+    }
+
+    /// Parses a spec such as `all`, `all -etc -probcut`, `pure +lmr`: a base (`all`, `pure`,
+    /// `none`; default `all`) followed by `+name`/`-name` switches.
+    pub fn parse(spec: &str) -> Result<Features, String> {
+        let mut f = Features::all();
+        for (i, tok) in spec.split_whitespace().enumerate() {
+            let tok = tok.to_ascii_lowercase();
+            match tok.as_str() {
+                "all" | "default" if i == 0 => f = Features::all(),
+                "pure" if i == 0 => f = Features::pure(),
+                "none" if i == 0 => {
+                    f = Features::all();
+                    for n in FEATURE_NAMES {
+                        if let Some(b) = f.flag(n) {
+                            *b = false;
+                        }
+                    }
+                }
+                t => {
+                    let (on, name) = match t.split_at_checked(1) {
+                        Some(("+", n)) => (true, n),
+                        Some(("-", n)) => (false, n),
+                        _ => return Err(format!("'{t}': expected +name or -name")),
+                    };
+                    match f.flag(name) {
+                        Some(b) => *b = on,
+                        None => {
+                            return Err(format!(
+                                "unknown feature '{name}' (known: {})",
+                                FEATURE_NAMES.join(" ")
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_feature_specs() {
+        assert_eq!(Features::parse("").unwrap(), Features::all());
+        let f = Features::parse("all -etc -probcut").unwrap();
+        assert!(!f.etc && !f.probcut && f.lmr);
+        let f = Features::parse("pure +lmr").unwrap();
+        assert!(f.lmr && !f.nmp);
+        assert!(Features::parse("-nonsense").is_err());
+        assert!(Features::parse("etc").is_err());
+        let none = Features::parse("none").unwrap();
+        assert!(!none.lmr && !none.history && !none.aspiration);
+    }
+}
