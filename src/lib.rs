@@ -1,1 +1,3 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
+
+pub mod lab;
