@@ -113,6 +113,24 @@ pub struct TraceStep {
     pub open: Vec<State>,
 }
 
+/// How states with equal merit `h` are ordered on OPEN.
+///
+/// Only [`TieBreak::Leftmost`] is Stockman's rule and reproduces the worked
+/// examples; the two others exist to demonstrate (in tests) what goes wrong
+/// without it. In all three, the states added by one Γ step keep the
+/// left-to-right order of their nodes among themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TieBreak {
+    /// Equal `h`: the node further left in the tree comes first, regardless
+    /// of when the state was added (the rule implemented by SSS*/DUAL*).
+    #[default]
+    Leftmost,
+    /// Equal `h`: older states first (a new state goes behind equal `h`).
+    Fifo,
+    /// Equal `h`: newer states first (a new state goes in front of equal `h`).
+    Lifo,
+}
+
 /// Which of the two OPEN-list algorithms to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -124,22 +142,22 @@ pub enum Side {
 
 /// SSS* (no trace).
 pub fn sss_star(tree: &Tree) -> SearchResult {
-    run(tree, Side::Sss, false).0
+    run(tree, Side::Sss, TieBreak::Leftmost, false).0
 }
 
 /// DUAL* (no trace).
 pub fn dual_star(tree: &Tree) -> SearchResult {
-    run(tree, Side::Dual, false).0
+    run(tree, Side::Dual, TieBreak::Leftmost, false).0
 }
 
 /// SSS* with the OPEN list after every step.
 pub fn sss_star_traced(tree: &Tree) -> (SearchResult, Vec<TraceStep>) {
-    run(tree, Side::Sss, true)
+    run(tree, Side::Sss, TieBreak::Leftmost, true)
 }
 
 /// DUAL* with the OPEN list after every step.
 pub fn dual_star_traced(tree: &Tree) -> (SearchResult, Vec<TraceStep>) {
-    run(tree, Side::Dual, true)
+    run(tree, Side::Dual, TieBreak::Leftmost, true)
 }
 
 /// Formats a state as `J,s,h`, e.g. `1.1.2,L,inf`.
@@ -174,28 +192,44 @@ pub fn format_trace_line(tree: &Tree, step: &TraceStep, naming: Naming) -> Strin
 
 /// Internal OPEN list. Merits are stored in SSS* orientation: for DUAL* the
 /// run works on the dual tree (negated merits and leaves, roles swapped), so
-/// one ordering serves both: `(h descending, node ascending)`.
+/// one ordering serves both: `(h descending, tie key, node ascending)`, where
+/// the tie key is 0 for [`TieBreak::Leftmost`] and the Γ-step number
+/// (FIFO) or its negation (LIFO) otherwise.
 struct Open {
-    by_priority: BTreeSet<(Reverse<Value>, NodeId, Status)>,
-    by_node: BTreeSet<(NodeId, Reverse<Value>, Status)>,
+    by_priority: BTreeSet<(Reverse<Value>, i64, NodeId, Status)>,
+    by_node: BTreeSet<(NodeId, Reverse<Value>, i64, Status)>,
+    tie: TieBreak,
+    batch: i64,
 }
 
 impl Open {
-    fn new() -> Open {
+    fn new(tie: TieBreak) -> Open {
         Open {
             by_priority: BTreeSet::new(),
             by_node: BTreeSet::new(),
+            tie,
+            batch: 0,
         }
     }
 
+    /// Starts a new Γ step (states added by one step share a tie key).
+    fn next_batch(&mut self) {
+        self.batch += 1;
+    }
+
     fn insert(&mut self, node: NodeId, status: Status, h: Value) {
-        self.by_priority.insert((Reverse(h), node, status));
-        self.by_node.insert((node, Reverse(h), status));
+        let key = match self.tie {
+            TieBreak::Leftmost => 0,
+            TieBreak::Fifo => self.batch,
+            TieBreak::Lifo => -self.batch,
+        };
+        self.by_priority.insert((Reverse(h), key, node, status));
+        self.by_node.insert((node, Reverse(h), key, status));
     }
 
     fn pop_head(&mut self) -> Option<(NodeId, Status, Value)> {
-        let (Reverse(h), node, status) = self.by_priority.pop_first()?;
-        self.by_node.remove(&(node, Reverse(h), status));
+        let (Reverse(h), key, node, status) = self.by_priority.pop_first()?;
+        self.by_node.remove(&(node, Reverse(h), key, status));
         Some((node, status, h))
     }
 
@@ -204,23 +238,23 @@ impl Open {
         if first > last {
             return;
         }
-        let lo = (first, Reverse(Value::MAX), Status::Live);
-        let hi = (last, Reverse(Value::MIN), Status::Solved);
+        let lo = (first, Reverse(Value::MAX), i64::MIN, Status::Live);
+        let hi = (last, Reverse(Value::MIN), i64::MAX, Status::Solved);
         let doomed: Vec<_> = self
             .by_node
             .range((Bound::Included(lo), Bound::Included(hi)))
             .copied()
             .collect();
-        for (node, h, status) in doomed {
-            self.by_node.remove(&(node, h, status));
-            self.by_priority.remove(&(h, node, status));
+        for (node, h, key, status) in doomed {
+            self.by_node.remove(&(node, h, key, status));
+            self.by_priority.remove(&(h, key, node, status));
         }
     }
 
     fn snapshot(&self, side: Side) -> Vec<State> {
         self.by_priority
             .iter()
-            .map(|&(Reverse(h), node, status)| State {
+            .map(|&(Reverse(h), _, node, status)| State {
                 node,
                 status,
                 h: external(side, h),
@@ -236,8 +270,9 @@ fn external(side: Side, h: Value) -> Value {
     }
 }
 
-/// Runs SSS* or DUAL*; with `trace`, records the OPEN list after each step.
-pub fn run(tree: &Tree, side: Side, trace: bool) -> (SearchResult, Vec<TraceStep>) {
+/// Runs SSS* or DUAL* with the given tie-breaking; with `trace`, records the
+/// OPEN list after each step.
+pub fn run(tree: &Tree, side: Side, tie: TieBreak, trace: bool) -> (SearchResult, Vec<TraceStep>) {
     let mut rec = Recorder::new(tree);
     let mut steps = Vec::new();
     // The role a node plays for the searching side ("MAX" = the side itself).
@@ -245,7 +280,7 @@ pub fn run(tree: &Tree, side: Side, trace: bool) -> (SearchResult, Vec<TraceStep
         Side::Sss => tree.kind(n),
         Side::Dual => tree.kind(n).opposite(),
     };
-    let mut open = Open::new();
+    let mut open = Open::new(tie);
     open.insert(Tree::ROOT, Status::Live, INF);
     rec.visit(Tree::ROOT);
     let mut step = 1;
@@ -264,6 +299,7 @@ pub fn run(tree: &Tree, side: Side, trace: bool) -> (SearchResult, Vec<TraceStep
         if j == Tree::ROOT && status == Status::Solved {
             break external(side, h);
         }
+        open.next_batch();
         let rule: u8 = match status {
             Status::Live => {
                 if tree.is_leaf(j) {
