@@ -1,8 +1,9 @@
 //! SVG drawing of a tree together with what one algorithm did on it.
 //!
 //! Levels are drawn top-down; MAX nodes are triangles pointing up, MIN nodes
-//! triangles pointing down; leaf values are written under the leaves and node
-//! names next to the nodes. Every node gets one of three classes, each drawn
+//! triangles pointing down; leaf values are written under the leaves with the
+//! leaf names beneath them, and interior nodes are named at their upper
+//! right. Every node gets one of three classes, each drawn
 //! differently and explained in a legend:
 //!
 //! * `evaluated`: a leaf whose static value was computed (filled blue);
@@ -111,7 +112,7 @@ pub fn render_svg(tree: &Tree, result: &SearchResult, naming: Naming) -> String 
     let y = |n: NodeId| TOP + tree.depth(n) as f64 * DY;
     let width =
         (MARGIN_X * 2.0 + R * 2.0 + (tree.leaves().len().max(1) - 1) as f64 * DX).max(520.0);
-    let height = TOP + tree.height() as f64 * DY + 60.0;
+    let height = TOP + tree.height() as f64 * DY + 70.0;
 
     let mut s = String::new();
     let _ = writeln!(
@@ -126,6 +127,7 @@ pub fn render_svg(tree: &Tree, result: &SearchResult, naming: Naming) -> String 
   .node.visited polygon { fill: #ffffff; stroke: #000000; stroke-width: 1.5; }
   .node.never-visited polygon { fill: #eeeeee; stroke: #999999; stroke-width: 1.2; stroke-dasharray: 3 2; }
   .label { font-size: 10px; fill: #555; }
+  .leaf-label { text-anchor: middle; }
   .value { font-size: 12px; font-weight: bold; fill: #000; text-anchor: middle; }
   .node.never-visited .value, .node.never-visited .label { fill: #aaa; }
   .title { font-size: 13px; }
@@ -192,26 +194,39 @@ pub fn render_svg(tree: &Tree, result: &SearchResult, naming: Naming) -> String 
     for n in 0..tree.len() {
         let dewey = tree.dewey(n);
         let label = tree.label(n, naming);
-        let _ = writeln!(
+        let _ = write!(
             s,
-            r#"<g class="node {}" data-dewey="{}"><title>{} ({})</title><polygon points="{}"/><text class="label" x="{:.1}" y="{:.1}">{}</text>"#,
+            r#"<g class="node {}" data-dewey="{}"><title>{} ({})</title><polygon points="{}"/>"#,
             classes[n].css(),
             escape(&dewey),
             escape(&label),
             classes[n].css(),
             triangle(tree.kind(n), x[n], y(n), R),
-            x[n] + R + 2.0,
-            y(n) - R + 4.0,
-            escape(&label)
         );
-        if let Some(v) = tree.leaf_value(n) {
-            let _ = writeln!(
-                s,
-                r#"<text class="value" x="{:.1}" y="{:.1}">{}</text>"#,
-                x[n],
-                y(n) + R + 16.0,
-                v
-            );
+        match tree.leaf_value(n) {
+            // Leaves: value, then the name underneath (leaves sit side by side).
+            Some(v) => {
+                let _ = write!(
+                    s,
+                    r#"<text class="value" x="{:.1}" y="{:.1}">{}</text><text class="label leaf-label" x="{:.1}" y="{:.1}">{}</text>"#,
+                    x[n],
+                    y(n) + R + 16.0,
+                    v,
+                    x[n],
+                    y(n) + R + 29.0,
+                    escape(&label)
+                );
+            }
+            // Interior nodes: name to the upper right.
+            None => {
+                let _ = write!(
+                    s,
+                    r#"<text class="label" x="{:.1}" y="{:.1}">{}</text>"#,
+                    x[n] + R + 2.0,
+                    y(n) - R + 4.0,
+                    escape(&label)
+                );
+            }
         }
         s.push_str("</g>\n");
     }
