@@ -342,3 +342,38 @@ fn example_2_svg_leaves() {
         assert_eq!(by_letter(l), NodeClass::Evaluated, "{l}");
     }
 }
+
+#[test]
+fn cli_dual_trace_and_degenerate_trees() {
+    let out = cli(&[
+        "--tree",
+        EXAMPLE_2,
+        "--trace",
+        "--algorithm",
+        "dual*",
+        "--names",
+        "letters",
+    ])
+    .expect("cli runs");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "1 - a,L,-inf");
+    assert_eq!(lines[18], "19 5 a,S,4");
+    assert_eq!(lines[19], "algorithm: DUAL*");
+
+    // A bare integer is a one-node tree whose root is a leaf.
+    let out = cli(&["--tree", "7", "--trace"]).expect("cli runs");
+    assert!(out.starts_with("1 - e,L,inf\n2 1 e,S,7\nalgorithm: SSS*\nvalue: 7\n"));
+    let out = cli(&["--tree", " [ [ 3 ] ] ", "--algorithm", "all"]).expect("cli runs");
+    assert_eq!(out.lines().count(), 1 + Algorithm::ALL.len());
+    for t in [
+        "7",
+        "[[[[1]]]]",
+        "[1,[2,[3,[4]]]]",
+        "[-2147483648,2147483647]",
+    ] {
+        let tree = tree(t);
+        for alg in Algorithm::ALL {
+            assert_eq!(alg.run(&tree).value, tree.minimax_value(), "{alg} on {t}");
+        }
+    }
+}
