@@ -1,11 +1,13 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
 //!
 //! Layers, each depending only on those below it:
-//! `uci` → `search` → (`tt`, `eval`, `timeman`, `limits`) → `position`.
+//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`.
+//! `lab` (explicit game trees and the minimax family on them) stands apart from the engine.
 
 pub mod bench;
 pub mod eval;
 pub mod history;
+pub mod lab;
 pub mod limits;
 pub mod movepick;
 pub mod position;

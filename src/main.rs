@@ -15,6 +15,9 @@ USAGE:
     nullwindow bench [DEPTH]        search the bench positions; last line 'N nodes M nps'
     nullwindow perft DEPTH [FEN]    count leaf nodes (Chess960 FENs with --960)
     nullwindow perft-bench DEPTH [FEN]  perft speed next to a bare shakmaty::perft
+    nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]
+                   [--svg FILE] [--guess N]
+                                    the minimax family on an explicit game tree (docs/lab-trees.md)
     nullwindow --help | --version
 ";
 
@@ -37,6 +40,10 @@ fn main() -> ExitCode {
             Some(_) => fail("bench takes a depth from 1 to 63"),
         },
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
+        Some("sss") => match nullwindow::lab::cli::run_sss_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
         Some("--help" | "-h" | "help") => {
             print!("{HELP}");
             ExitCode::SUCCESS

@@ -690,8 +690,16 @@ mod tests {
             pos.see_ge(m, t)
         };
         // Rook takes an undefended pawn: wins exactly a pawn.
-        assert!(see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100));
-        assert!(!see("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 101));
+        assert!(see(
+            "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+            "e1e5",
+            100
+        ));
+        assert!(!see(
+            "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
+            "e1e5",
+            101
+        ));
         // Knight takes a pawn defended twice, with x-rays behind both sides: loses material.
         let fen = "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1";
         assert!(!see(fen, "d3e5", 1));

@@ -273,7 +273,10 @@ impl Searcher {
         let tt_move = self.tt.probe(pos.key()).map_or(0, |e| e.mv);
         root_moves.sort_by_key(|rm| -node::root_order(&pos, rm.mv, tt_move));
 
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
         let multipv = opts.multipv.clamp(1, root_moves.len());
         let mut result = SearchResult {
             best: Some(root_moves[0].mv),
@@ -288,7 +291,14 @@ impl Searcher {
                 rm.score = -INFINITE;
             }
             for pv_idx in 0..multipv {
-                self.aspiration(&mut pos, &mut root_moves, pv_idx, depth as i32, ctl, reporter);
+                self.aspiration(
+                    &mut pos,
+                    &mut root_moves,
+                    pv_idx,
+                    depth as i32,
+                    ctl,
+                    reporter,
+                );
                 if self.stopped {
                     break;
                 }
@@ -404,11 +414,10 @@ impl Searcher {
 
     fn ponder_from_tt(&self, pos: &mut Position, best: Move) -> Option<Move> {
         pos.make(best);
-        let reply = self.tt.probe(pos.key()).and_then(|e| {
-            pos.legal_moves()
-                .into_iter()
-                .find(|&m| same_move(e.mv, m))
-        });
+        let reply = self
+            .tt
+            .probe(pos.key())
+            .and_then(|e| pos.legal_moves().into_iter().find(|&m| same_move(e.mv, m)));
         pos.unmake();
         reply
     }

@@ -3,8 +3,7 @@
 
 use super::params::*;
 use super::{
-    DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl,
-    Searcher,
+    DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl, Searcher,
 };
 use crate::history::bonus;
 use crate::movepick::{MovePicker, Stage, is_noisy};
@@ -73,7 +72,8 @@ impl Searcher {
                 } else {
                     0
                 };
-                let mut s = -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true, ctl);
+                let mut s =
+                    -self.negamax::<false>(pos, new_depth - r, -alpha - 1, -alpha, 1, true, ctl);
                 if s > alpha && r > 0 {
                     self.stats.lmr_researches += 1;
                     s = -self.negamax::<false>(pos, new_depth, -alpha - 1, -alpha, 1, false, ctl);
@@ -219,9 +219,7 @@ impl Searcher {
             eval = raw_eval;
         } else {
             raw_eval = match tt {
-                Some(e) if e.eval as i32 != NONE_EVAL && e.bound != Bound::None => {
-                    e.eval as i32
-                }
+                Some(e) if e.eval as i32 != NONE_EVAL && e.bound != Bound::None => e.eval as i32,
                 _ => self.evaluate(pos),
             };
             eval = match tt {
@@ -307,15 +305,8 @@ impl Searcher {
                         // Verification: a reduced normal search with null moves disabled
                         // for the plies near here.
                         self.nmp_min_ply = ply + 3 * (depth - r) as usize / 4;
-                        let v = self.negamax::<false>(
-                            pos,
-                            depth - r,
-                            beta - 1,
-                            beta,
-                            ply,
-                            false,
-                            ctl,
-                        );
+                        let v =
+                            self.negamax::<false>(pos, depth - r, beta - 1, beta, ply, false, ctl);
                         self.nmp_min_ply = 0;
                         if v >= beta {
                             self.stats.null_cutoffs += 1;
@@ -521,7 +512,15 @@ impl Searcher {
 
             // 7c. PVS with late move reductions.
             let score = if moves_tried == 1 {
-                -self.negamax::<PV>(pos, new_depth, -beta, -alpha, ply + 1, !PV && !cut_node, ctl)
+                -self.negamax::<PV>(
+                    pos,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    !PV && !cut_node,
+                    ctl,
+                )
             } else {
                 let mut r = 0;
                 if self.features.lmr
