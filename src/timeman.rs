@@ -36,10 +36,12 @@ pub fn bounds(limits: &SearchLimits, us: Color, move_overhead_ms: u64) -> Option
     let mtg = c.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| {
         (m as u64).clamp(1, DEFAULT_MOVES_TO_GO)
     });
-    // Never plan to use more than 80% of what is left, whatever the increment says.
+    // Never plan to use more than 80% of what is left, whatever the increment says, and
+    // unless this is the last move before the control never stop later than at half of it.
     let ceiling = avail / 10 * 8;
+    let hard_ceiling = if mtg == 1 { ceiling } else { avail / 2 };
     let soft = (avail / mtg + inc / 2).min(ceiling);
-    let hard = soft.saturating_mul(3).min(ceiling);
+    let hard = soft.saturating_mul(3).min(hard_ceiling);
     Some(TimeBounds {
         soft_ms: soft.max(MIN_TIME_MS / 2),
         hard_ms: hard.max(MIN_TIME_MS),

@@ -30,7 +30,7 @@ pub const ENGINE_AUTHOR: &str = "the Nullwindow developers";
 const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
-const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 10, 0, 5000);
+const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
 
 /// Messages from the UCI thread to the search thread.
 enum Job {

@@ -28,7 +28,7 @@ fn handshake_lists_every_option() {
         "option name Threads type spin default 1 min 1",
         "option name Clear Hash type button",
         "option name MultiPV type spin default 1 min 1",
-        "option name Move Overhead type spin default 10 min 0",
+        "option name Move Overhead type spin default 30 min 0",
         "option name Ponder type check default false",
         "option name UCI_Chess960 type check default false",
     ] {

@@ -58,6 +58,7 @@ impl Searcher {
         let mut best_move = None;
         let us = pos.turn();
         self.pv_len[0] = 0;
+        #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
             let quiet = !is_noisy(m);
@@ -321,7 +322,7 @@ impl Searcher {
                 && depth >= PROBCUT_DEPTH
                 && beta.abs() < MATE_IN_MAX
                 && !(tt.is_some_and(|e| {
-                    e.depth as i32 >= depth - PROBCUT_REDUCTION + 1 && tt_score < rbeta
+                    e.depth as i32 > depth - PROBCUT_REDUCTION && tt_score < rbeta
                 }))
             {
                 let mut picker = MovePicker::new_qsearch(pos, tt_move.filter(|m| is_noisy(*m)));
