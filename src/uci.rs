@@ -16,8 +16,8 @@ use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::position::{CastlingMode, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
-    Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions, SearchStats,
-    Searcher, uci_score,
+    Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
+    SearchStats, Searcher, uci_score,
 };
 use crate::tt::MAX_HASH_MB;
 
@@ -182,6 +182,7 @@ pub struct Uci {
     ponder: bool,
     features: Features,
     features_spec: String,
+    algorithm: Algorithm,
     debug: bool,
     ctl: Arc<SearchControl>,
     busy: Arc<AtomicBool>,
@@ -217,6 +218,7 @@ impl Uci {
             ponder: false,
             features: Features::all(),
             features_spec: "all".to_string(),
+            algorithm: Algorithm::Pvs,
             debug: false,
             ctl,
             busy,
@@ -337,6 +339,15 @@ impl Uci {
         say("option name Clear Hash type button");
         say("option name Ponder type check default false");
         say("option name UCI_Chess960 type check default false");
+        let algos: Vec<String> = Algorithm::ALL
+            .iter()
+            .map(|a| format!(" var {}", a.name()))
+            .collect();
+        say(&format!(
+            "option name SearchAlgorithm type combo default {}{}",
+            Algorithm::Pvs.name(),
+            algos.concat()
+        ));
         say("option name SearchFeatures type string default all");
         say("uciok");
     }
@@ -430,6 +441,14 @@ impl Uci {
                     });
                 }
             }
+            "searchalgorithm" => match Algorithm::from_name(value.as_deref().unwrap_or("")) {
+                Some(a) => self.algorithm = a,
+                None => error(&format!(
+                    "SearchAlgorithm must be one of {}; keeping {}",
+                    Algorithm::ALL.map(|a| a.name()).join(" "),
+                    self.algorithm.name()
+                )),
+            },
             "searchfeatures" => {
                 let spec = value.unwrap_or_default();
                 match Features::parse(&spec) {
@@ -520,6 +539,7 @@ impl Uci {
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead,
             features: self.features,
+            algorithm: self.algorithm,
         };
         let _ = self.tx.send(Job::Go {
             pos: Box::new(self.pos.clone()),

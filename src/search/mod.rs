@@ -51,6 +51,68 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// Which techniques are on.
     pub features: Features,
+    /// The root driver.
+    pub algorithm: Algorithm,
+}
+
+/// The root driver: how each iteration turns root searches into a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Fail-soft alpha-beta: every move searched with the full window (no null windows).
+    AlphaBeta,
+    /// NegaScout/PVS, full window at the root.
+    Pvs,
+    /// PVS inside aspiration windows around the previous score, widened on failure.
+    AspirationPvs,
+    /// MTD(f): null-window (MT) searches from the previous iteration's value.
+    MtdF,
+    /// C*/MTD-bi: MT searches bisecting the interval between the bounds.
+    MtdBi,
+    /// MT-SSS*: MT searches from +infinity downwards (SSS* as null-window searches).
+    MtSss,
+    /// MT-DUAL*: MT searches from -infinity upwards.
+    MtDual,
+}
+
+impl Algorithm {
+    /// Every driver, in the order of the UCI combo.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Pvs,
+        Algorithm::AlphaBeta,
+        Algorithm::AspirationPvs,
+        Algorithm::MtdF,
+        Algorithm::MtdBi,
+        Algorithm::MtSss,
+        Algorithm::MtDual,
+    ];
+
+    /// UCI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AlphaBeta => "AlphaBeta",
+            Algorithm::Pvs => "PVS",
+            Algorithm::AspirationPvs => "AspirationPVS",
+            Algorithm::MtdF => "MTDf",
+            Algorithm::MtdBi => "MTDbi",
+            Algorithm::MtSss => "MTSSS",
+            Algorithm::MtDual => "MTDUAL",
+        }
+    }
+
+    /// Parses a UCI name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Whether this is a null-window (MT) driver.
+    pub fn is_mt(self) -> bool {
+        matches!(
+            self,
+            Algorithm::MtdF | Algorithm::MtdBi | Algorithm::MtSss | Algorithm::MtDual
+        )
+    }
 }
 
 impl Default for SearchOptions {
@@ -59,6 +121,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 10,
             features: Features::all(),
+            algorithm: Algorithm::Pvs,
         }
     }
 }
@@ -173,6 +236,8 @@ pub struct Searcher {
     stack: Vec<Frame>,
     stats: SearchStats,
     features: Features,
+    /// False for the AlphaBeta driver: no null-window searches of later moves.
+    pvs: bool,
     root_ply: usize,
     root_depth: i32,
     nmp_min_ply: usize,
@@ -202,6 +267,7 @@ impl Searcher {
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
             features: Features::all(),
+            pvs: true,
             root_ply: 0,
             root_depth: 0,
             nmp_min_ply: 0,
@@ -277,7 +343,13 @@ impl Searcher {
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let multipv = opts.multipv.clamp(1, root_moves.len());
+        // The null-window drivers find one value per iteration: MultiPV needs a window driver.
+        let multipv = if opts.algorithm.is_mt() {
+            1
+        } else {
+            opts.multipv.clamp(1, root_moves.len())
+        };
+        self.pvs = opts.algorithm != Algorithm::AlphaBeta;
         let mut result = SearchResult {
             best: Some(root_moves[0].mv),
             ..Default::default()
@@ -291,14 +363,27 @@ impl Searcher {
                 rm.score = -INFINITE;
             }
             for pv_idx in 0..multipv {
-                self.aspiration(
-                    &mut pos,
-                    &mut root_moves,
-                    pv_idx,
-                    depth as i32,
-                    ctl,
-                    reporter,
-                );
+                let d = depth as i32;
+                match opts.algorithm {
+                    Algorithm::AlphaBeta | Algorithm::Pvs => {
+                        self.stats.root_searches += 1;
+                        self.search_root(
+                            &mut pos,
+                            &mut root_moves[pv_idx..],
+                            d,
+                            -INFINITE,
+                            INFINITE,
+                            ctl,
+                        );
+                        root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
+                    }
+                    Algorithm::AspirationPvs => {
+                        self.aspiration(&mut pos, &mut root_moves, pv_idx, d, ctl, reporter)
+                    }
+                    Algorithm::MtdF | Algorithm::MtdBi | Algorithm::MtSss | Algorithm::MtDual => {
+                        self.mtd(&mut pos, &mut root_moves, d, opts.algorithm, ctl)
+                    }
+                }
                 if self.stopped {
                     break;
                 }
@@ -371,15 +456,13 @@ impl Searcher {
     ) {
         let prev = root_moves[pv_idx].prev_score;
         let mut delta = params::ASP_DELTA;
-        let (mut alpha, mut beta) = if self.features.aspiration
-            && depth >= params::ASP_MIN_DEPTH
-            && prev.abs() < MATE_IN_MAX
-        {
+        let (mut alpha, mut beta) = if depth >= params::ASP_MIN_DEPTH && prev.abs() < MATE_IN_MAX {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
         };
         loop {
+            self.stats.root_searches += 1;
             let score = self.search_root(pos, &mut root_moves[pv_idx..], depth, alpha, beta, ctl);
             // Stable sort: the best move first, the others keep their previous order.
             root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
@@ -410,6 +493,85 @@ impl Searcher {
                 beta = INFINITE;
             }
         }
+    }
+
+    /// One iteration of a null-window driver: MT calls (root searches with the window
+    /// `(gamma - 1, gamma)`) until the lower and upper bounds meet. The best move is the one
+    /// that failed high last; the PV is read from the TT.
+    fn mtd(
+        &mut self,
+        pos: &mut Position,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        algorithm: Algorithm,
+        ctl: &SearchControl,
+    ) {
+        let guess = match root_moves[0].prev_score {
+            s if s == -INFINITE => 0,
+            s => s,
+        };
+        let (mut lower, mut upper) = (-INFINITE, INFINITE);
+        let mut g = guess;
+        loop {
+            let gamma = match algorithm {
+                Algorithm::MtSss => upper,
+                Algorithm::MtDual => lower + 1,
+                Algorithm::MtdBi => {
+                    if lower == -INFINITE && upper == INFINITE {
+                        guess.max(-INFINITE + 1)
+                    } else {
+                        lower + (upper - lower + 1) / 2
+                    }
+                }
+                _ => {
+                    if g == lower {
+                        g + 1
+                    } else {
+                        g
+                    }
+                }
+            };
+            self.stats.root_searches += 1;
+            let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl);
+            root_moves.sort_by_key(|rm| -rm.score);
+            if self.stopped {
+                return;
+            }
+            if v >= gamma {
+                lower = v;
+            } else {
+                upper = v;
+            }
+            g = v;
+            if lower >= upper {
+                break;
+            }
+        }
+        let best = &mut root_moves[0];
+        best.score = lower;
+        best.pv = self.pv_from_tt(pos, best.mv, depth as usize);
+    }
+
+    /// The principal variation read from the TT, starting with `first`.
+    fn pv_from_tt(&self, pos: &mut Position, first: Move, max_len: usize) -> Vec<Move> {
+        let mut pv = vec![first];
+        pos.make(first);
+        let mut made = 1;
+        while pv.len() < max_len.max(1) {
+            let Some(m) = self.tt.probe(pos.key()).and_then(|e| pos.unpack_move(e.mv)) else {
+                break;
+            };
+            pv.push(m);
+            pos.make(m);
+            made += 1;
+            if pos.is_repetition(self.root_ply) {
+                break;
+            }
+        }
+        for _ in 0..made {
+            pos.unmake();
+        }
+        pv
     }
 
     fn ponder_from_tt(&self, pos: &mut Position, best: Move) -> Option<Move> {

@@ -56,6 +56,7 @@ impl Searcher {
     ) -> i32 {
         let mut best = -INFINITE;
         let mut best_move = None;
+        let old_alpha = alpha;
         let us = pos.turn();
         self.pv_len[0] = 0;
         #[allow(clippy::needless_range_loop)]
@@ -65,7 +66,11 @@ impl Searcher {
             self.play(pos, m, 0, false);
             let ext = i32::from(self.features.check_ext && pos.is_check());
             let new_depth = depth - 1 + ext;
-            let score = if i == 0 {
+            let null_window = beta - alpha == 1;
+            let score = if null_window {
+                // MT call: every move tests the same null window.
+                -self.negamax::<false>(pos, new_depth, -beta, -alpha, 1, true, ctl)
+            } else if i == 0 || !self.pvs {
                 -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false, ctl)
             } else {
                 let r = if self.features.lmr && depth >= LMR_DEPTH && quiet && i >= 3 {
@@ -119,8 +124,10 @@ impl Searcher {
         if let Some(m) = best_move {
             let bound = if best >= beta {
                 Bound::Lower
-            } else {
+            } else if best > old_alpha {
                 Bound::Exact
+            } else {
+                Bound::Upper
             };
             self.tt.store(
                 pos.key(),
@@ -511,8 +518,25 @@ impl Searcher {
             }
             let new_depth = depth - 1 + ext;
 
-            // 7c. PVS with late move reductions.
-            let score = if moves_tried == 1 {
+            // 7c. PVS with late move reductions (AlphaBeta driver: open windows throughout).
+            let score = if !self.pvs && PV {
+                let r = if self.features.lmr
+                    && depth >= LMR_DEPTH
+                    && moves_tried > LMR_MIN_MOVES + 1
+                    && quiet
+                {
+                    (self.lmr_at(depth, moves_tried) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax::<true>(pos, new_depth - r, -beta, -alpha, ply + 1, false, ctl);
+                if s > alpha && r > 0 {
+                    self.stats.lmr_researches += 1;
+                    s = -self.negamax::<true>(pos, new_depth, -beta, -alpha, ply + 1, false, ctl);
+                }
+                s
+            } else if moves_tried == 1 {
                 -self.negamax::<PV>(
                     pos,
                     new_depth,

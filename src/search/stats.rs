@@ -23,6 +23,8 @@ pub struct SearchStats {
     pub lmr_researches: u64,
     /// Aspiration windows that failed and were widened.
     pub aspiration_researches: u64,
+    /// Root searches (one per aspiration window, MT call or full-window pass).
+    pub root_searches: u64,
     /// Null-move searches tried and those that cut.
     pub null_tries: u64,
     /// Null-move cutoffs.
@@ -54,7 +56,7 @@ impl SearchStats {
         };
         format!(
             "nodes {} qnodes {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
-             bymove {:?} pvsre {} lmrre {} aspre {} null {}/{} rfp {} razor {} probcut {} etc {} \
+             bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
              singular {} multicut {} pruned {}",
             self.nodes,
             self.qnodes,
@@ -68,6 +70,7 @@ impl SearchStats {
             self.pvs_researches,
             self.lmr_researches,
             self.aspiration_researches,
+            self.root_searches,
             self.null_cutoffs,
             self.null_tries,
             self.rfp_cutoffs,
@@ -85,8 +88,6 @@ impl SearchStats {
 /// without it (UCI option `SearchFeatures`) and the lab can run a "pure" search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Aspiration windows at the root.
-    pub aspiration: bool,
     /// Null-move pruning.
     pub nmp: bool,
     /// Reverse futility pruning.
@@ -124,25 +125,9 @@ pub struct Features {
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 18] = [
-    "aspiration",
-    "nmp",
-    "rfp",
-    "razoring",
-    "futility",
-    "lmp",
-    "see",
-    "lmr",
-    "iir",
-    "probcut",
-    "singular",
-    "checkext",
-    "etc",
-    "killers",
-    "counter",
-    "history",
-    "delta",
-    "qssee",
+pub const FEATURE_NAMES: [&str; 17] = [
+    "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
+    "checkext", "etc", "killers", "counter", "history", "delta", "qssee",
 ];
 
 impl Default for Features {
@@ -155,7 +140,6 @@ impl Features {
     /// Every technique on.
     pub fn all() -> Features {
         Features {
-            aspiration: true,
             nmp: true,
             rfp: true,
             razoring: true,
@@ -180,7 +164,6 @@ impl Features {
     /// or extensions (quiescence keeps its stand-pat and capture ordering only).
     pub fn pure() -> Features {
         Features {
-            aspiration: true,
             nmp: false,
             rfp: false,
             razoring: false,
@@ -203,7 +186,6 @@ impl Features {
 
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
-            "aspiration" => &mut self.aspiration,
             "nmp" => &mut self.nmp,
             "rfp" => &mut self.rfp,
             "razoring" => &mut self.razoring,
@@ -278,6 +260,6 @@ mod tests {
         assert!(Features::parse("-nonsense").is_err());
         assert!(Features::parse("etc").is_err());
         let none = Features::parse("none").unwrap();
-        assert!(!none.lmr && !none.history && !none.aspiration);
+        assert!(!none.lmr && !none.history && !none.killers);
     }
 }
