@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::eval::{evaluate, role_value};
+use crate::eval::{Evaluator, role_value};
 use crate::limits::SearchLimits;
 use crate::position::{Move, MoveList, Position, Role};
 use crate::timeman::{self, TimeBounds};
@@ -134,6 +134,8 @@ struct RootMove {
 pub struct Searcher {
     /// The transposition table (kept across searches of a game).
     pub tt: TranspositionTable,
+    /// Static evaluation with its pawn hash table.
+    evaluator: Evaluator,
     nodes: u64,
     seldepth: usize,
     root_ply: usize,
@@ -152,6 +154,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
+            evaluator: Evaluator::new(),
             nodes: 0,
             seldepth: 0,
             root_ply: 0,
@@ -167,6 +170,7 @@ impl Searcher {
     /// Forgets everything learned in earlier searches (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.evaluator.clear();
     }
 
     /// Nodes searched by the last (or current) search.
@@ -394,7 +398,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluator.evaluate(pos);
         }
 
         let key = pos.key();
@@ -490,7 +494,11 @@ impl Searcher {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluator.evaluate(pos)
+            };
         }
 
         let key = pos.key();
@@ -516,7 +524,7 @@ impl Searcher {
             }
             best_score = -INFINITE;
         } else {
-            let stand_pat = evaluate(pos);
+            let stand_pat = self.evaluator.evaluate(pos);
             if stand_pat >= beta {
                 return stand_pat;
             }
