@@ -2,15 +2,15 @@
 //! material left. Scores are centipawns from the side to move's view.
 //!
 //! Terms, each in its own module, all weights in [`params`]:
-//! - material and piece-square tables ([`pieces`], pawns in [`pawns`]);
+//! - material and piece-square tables (`pieces.rs`, pawns in `pawns.rs`);
 //! - mobility of knights, bishops, rooks and queens over safe squares, bishop pair, rooks on
-//!   open files and the seventh rank ([`pieces`]);
+//!   open files and the seventh rank (`pieces.rs`);
 //! - pawn structure (passed, isolated, doubled, backward, supported and phalanx pawns), cached
 //!   in a pawn hash table keyed by the pawns alone, plus the passed-pawn terms that look at
-//!   kings and pieces ([`pawns`]);
+//!   kings and pieces (`pawns.rs`);
 //! - king safety: pawn shield, open files next to the king and non-linear king danger from
-//!   attacks on the king zone ([`king`]);
-//! - a tempo bonus for the side to move, and scaling of drawish endgames ([`endgame`]).
+//!   attacks on the king zone (`king.rs`);
+//! - a tempo bonus for the side to move, and scaling of drawish endgames (`endgame.rs`).
 //!
 //! [`Evaluator`] owns the pawn hash table; the search holds one. The free function
 //! [`evaluate`] gives the same value without a cache, for callers that hold no state.
