@@ -13,7 +13,7 @@ pub mod stats;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::position::{Move, Piece, Position};
@@ -232,6 +232,8 @@ const NONE_EVAL: i32 = -INFINITE;
 pub struct Searcher {
     /// The transposition table (kept across searches of a game).
     pub tt: TranspositionTable,
+    /// Static evaluation with its pawn hash table.
+    evaluator: Evaluator,
     history: History,
     stack: Vec<Frame>,
     stats: SearchStats,
@@ -263,6 +265,7 @@ impl Searcher {
         }
         Searcher {
             tt: TranspositionTable::new(hash_mb),
+            evaluator: Evaluator::new(),
             history: History::default(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
@@ -286,6 +289,7 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.history.clear();
+        self.evaluator.clear();
     }
 
     /// Nodes searched by the last (or current) search.
@@ -626,6 +630,6 @@ impl Searcher {
     /// Static evaluation (counted).
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
-        evaluate(pos)
+        self.evaluator.evaluate(pos)
     }
 }

@@ -1,0 +1,44 @@
+//! Scaling of drawish endgames: the tapered score is multiplied by a factor out of
+//! [`SCALE_NORMAL`] chosen from the material of the side that is ahead in the endgame score.
+
+use super::params::*;
+use super::{non_pawn_material, role_value};
+use crate::position::{Bitboard, Board, Color, Role};
+
+/// Scale factor (out of [`SCALE_NORMAL`]) for the endgame score `eg` (White's view) of `b`.
+#[inline]
+pub(super) fn scale_factor(b: &Board, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let weak = !strong;
+    let strong_pieces = b.by_color(strong);
+    let strong_pawns = b.pawns() & strong_pieces;
+
+    if strong_pawns.is_empty() {
+        let strong_npm = non_pawn_material(b, strong);
+        let weak_npm = non_pawn_material(b, weak);
+        // A lone minor piece (or nothing) cannot mate.
+        if strong_npm <= role_value(Role::Bishop) {
+            return SCALE_CANNOT_WIN;
+        }
+        // Two knights cannot force mate against a bare king.
+        let knights_only = (strong_pieces & !b.kings() & !b.knights()).is_empty();
+        if knights_only && (b.by_color(weak) & !b.kings()).is_empty() {
+            return SCALE_CANNOT_WIN;
+        }
+        if strong_npm - weak_npm < role_value(Role::Rook) {
+            return SCALE_NO_PAWNS_SMALL_EDGE;
+        }
+    }
+
+    // Opposite-coloured bishops with nothing but pawns besides.
+    let bishops = b.bishops();
+    let others = b.knights() | b.rooks() | b.queens();
+    if others.is_empty()
+        && (bishops & b.white()).count() == 1
+        && (bishops & b.black()).count() == 1
+        && (bishops & Bitboard::LIGHT_SQUARES).count() == 1
+    {
+        return SCALE_OPPOSITE_BISHOPS;
+    }
+    SCALE_NORMAL
+}

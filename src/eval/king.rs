@@ -1,0 +1,108 @@
+//! King safety: the king's piece-square value, its pawn shield, open files next to it, and the
+//! king danger from enemy pieces attacking the king zone (non-linear in the attack units).
+
+use super::params::*;
+use super::{EvalInfo, Score, ci, non_pawn_material, piece_square};
+use crate::position::{Bitboard, Board, Color, Role, Square, attacks};
+
+/// The king zone of a `c` king on `sq`: the king square, its neighbours, and the squares one
+/// rank further in front of those.
+#[inline]
+pub(super) fn zone(c: Color, sq: Square) -> Bitboard {
+    let near = attacks::king_attacks(sq) | Bitboard::from_square(sq);
+    let front = match c {
+        Color::White => near.shift(8),
+        Color::Black => near.shift(-8),
+    };
+    near | front
+}
+
+/// All squares on ranks strictly in front of `rank` from `c`'s view.
+#[inline]
+fn ranks_in_front(c: Color, rank: u32) -> Bitboard {
+    match c {
+        Color::White => Bitboard(!0u64 << 8 << (8 * rank)),
+        Color::Black => Bitboard(!0u64 >> 8 >> (8 * (7 - rank))),
+    }
+}
+
+/// King terms of colour `us` (from `us`'s view): needs the attack maps of both sides.
+pub(super) fn evaluate(b: &Board, us: Color, info: &EvalInfo) -> Score {
+    let ksq = info.king_sq[ci(us)];
+    piece_square(Role::King, us, ksq) + shelter(us, ksq, info) - danger(b, us, ksq, info)
+}
+
+/// Pawn shield and open files on the king's file and its neighbours.
+#[inline]
+fn shelter(us: Color, ksq: Square, info: &EvalInfo) -> Score {
+    let own = info.pawns[ci(us)];
+    let theirs = info.pawns[ci(!us)];
+    let in_front = own & ranks_in_front(us, ksq.rank() as u32);
+    let kfile = ksq.file() as i32;
+    let mut score = Score::default();
+    for f in (kfile - 1).max(0)..=(kfile + 1).min(7) {
+        let file = Bitboard(0x0101_0101_0101_0101u64 << f);
+        let shield = in_front & file;
+        let nearest = match us {
+            Color::White => shield.first(),
+            Color::Black => shield.last(),
+        };
+        let dist = nearest.map_or(0, |p| (p.rank() as i32 - ksq.rank() as i32).unsigned_abs());
+        score += KING_SHIELD[(dist as usize).min(3)];
+        if (own & file).is_empty() {
+            score += if (theirs & file).is_empty() {
+                KING_OPEN_FILE
+            } else {
+                KING_SEMI_OPEN_FILE
+            };
+        }
+    }
+    score
+}
+
+/// King danger against the `us` king (a positive penalty), from the tallies the enemy's piece
+/// walk gathered plus safe checks and weak king-zone squares.
+#[inline]
+fn danger(b: &Board, us: Color, ksq: Square, info: &EvalInfo) -> Score {
+    let them = !us;
+    let (u, t) = (ci(us), ci(them));
+    if info.king_attackers[t] < KING_DANGER_MIN_ATTACKERS {
+        return Score::default();
+    }
+    let their_queens = b.queens() & b.by_color(them);
+    if their_queens.is_empty() && non_pawn_material(b, them) < KING_DANGER_MIN_MATERIAL {
+        return Score::default();
+    }
+
+    let mut units = info.king_attack_units[t];
+
+    // Zone squares the enemy attacks that only our king (or nothing) defends.
+    let ab = &info.attacked_by[u];
+    let defended = ab[0] | ab[1] | ab[2] | ab[3] | ab[4];
+    let weak = info.king_zone[u] & info.attacked[t] & !defended;
+    units += KING_WEAK_SQUARE_UNITS * weak.count() as i32;
+
+    // Checks from squares we do not attack and that hold no enemy piece.
+    let safe = !(info.attacked[u] | b.by_color(them));
+    let occ = info.occupied;
+    let diag = attacks::bishop_attacks(ksq, occ);
+    let line = attacks::rook_attacks(ksq, occ);
+    let their = &info.attacked_by[t];
+    let checks = [
+        attacks::knight_attacks(ksq) & their[Role::Knight as usize - 1],
+        diag & their[Role::Bishop as usize - 1],
+        line & their[Role::Rook as usize - 1],
+        (diag | line) & their[Role::Queen as usize - 1],
+    ];
+    for (i, c) in checks.into_iter().enumerate() {
+        units += KING_SAFE_CHECK_UNITS[i] * (c & safe).count() as i32;
+    }
+
+    if their_queens.is_empty() {
+        units += KING_NO_QUEEN_UNITS;
+    }
+
+    let mg = units.0.clamp(0, KING_DANGER_MAX_UNITS);
+    let eg = units.1.max(0);
+    Score(mg * mg / KING_DANGER_DIVISOR, eg / KING_DANGER_EG_DIVISOR)
+}

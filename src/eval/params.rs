@@ -1,0 +1,278 @@
+//! Every evaluation weight in one table.
+//!
+//! Each weight is a (middlegame, endgame) [`Score`] pair; the evaluation blends the two by the
+//! game phase. Tables are indexed from White's view (a1 = 0 ... h8 = 63, or by relative rank
+//! 0 = first rank ... 7 = eighth rank); Black's pieces read them mirrored.
+//!
+//! This file is meant to be machine-rewritten by a Texel tuner: keep it a plain list of
+//! `pub const NAME: Score` / `[Score; N]` items with literal numbers. The few plain `i32`
+//! constants at the end are not linear weights (divisors, thresholds, scale factors).
+//!
+//! Naming: `*_PST` piece-square tables, `MOBILITY_*` per-count tables, `PAWN_*` / `PASSED_*`
+//! pawn structure, `KING_*` king safety, `*_UNITS` king-danger attack units (see
+//! [`KING_DANGER_DIVISOR`]), `SCALE_*` endgame scale factors out of [`SCALE_NORMAL`].
+//!
+//! The numbers were written by hand for this engine from the usual principles; they are a
+//! starting point for tuning, not tuned values.
+
+use super::Score;
+
+// ------------------------------------------------------------------------------------------
+// Material
+// ------------------------------------------------------------------------------------------
+
+/// Piece values, indexed by role (pawn, knight, bishop, rook, queen, king).
+pub const PIECE_VALUE: [Score; 6] = [
+    Score(82, 100),
+    Score(330, 310),
+    Score(350, 330),
+    Score(480, 540),
+    Score(1000, 1000),
+    Score(0, 0),
+];
+
+// ------------------------------------------------------------------------------------------
+// Piece-square tables
+// ------------------------------------------------------------------------------------------
+
+/// Pawn piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const PAWN_PST: [Score; 64] = [
+    Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0),
+    Score(   0,   2), Score(   2,   0), Score(   2,   0), Score( -12,  -2), Score( -12,  -2), Score(   6,   0), Score(   6,   0), Score(   0,   2),
+    Score(   2,   4), Score(  -2,   2), Score(  -4,   2), Score(   2,   0), Score(   2,   0), Score(  -6,   2), Score(  -2,   2), Score(   2,   4),
+    Score(   0,  10), Score(   0,   8), Score(   6,   6), Score(  16,   4), Score(  16,   4), Score(   2,   6), Score(   0,   8), Score(   0,  10),
+    Score(   4,  20), Score(   6,  18), Score(  10,  16), Score(  20,  14), Score(  20,  14), Score(  10,  16), Score(   6,  18), Score(   4,  20),
+    Score(  10,  36), Score(  14,  34), Score(  20,  30), Score(  26,  28), Score(  26,  28), Score(  20,  30), Score(  14,  34), Score(  10,  36),
+    Score(  40,  55), Score(  40,  55), Score(  40,  50), Score(  40,  50), Score(  40,  50), Score(  40,  50), Score(  40,  55), Score(  40,  55),
+    Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0),
+];
+/// Knight piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const KNIGHT_PST: [Score; 64] = [
+    Score( -50, -40), Score( -25, -25), Score( -20, -20), Score( -15, -15), Score( -15, -15), Score( -20, -20), Score( -25, -25), Score( -50, -40),
+    Score( -25, -25), Score( -15, -10), Score(   0,  -5), Score(   5,   0), Score(   5,   0), Score(   0,  -5), Score( -15, -10), Score( -25, -25),
+    Score( -20, -20), Score(   0,  -5), Score(  10,   5), Score(  12,  10), Score(  12,  10), Score(  10,   5), Score(   0,  -5), Score( -20, -20),
+    Score( -15, -15), Score(   5,   0), Score(  14,  10), Score(  18,  15), Score(  18,  15), Score(  14,  10), Score(   5,   0), Score( -15, -15),
+    Score( -15, -15), Score(   8,   0), Score(  18,  10), Score(  22,  15), Score(  22,  15), Score(  18,  10), Score(   8,   0), Score( -15, -15),
+    Score( -20, -20), Score(   5,  -5), Score(  16,   5), Score(  20,  10), Score(  20,  10), Score(  16,   5), Score(   5,  -5), Score( -20, -20),
+    Score( -25, -25), Score( -15, -10), Score(   0,  -5), Score(   5,   0), Score(   5,   0), Score(   0,  -5), Score( -15, -10), Score( -25, -25),
+    Score( -50, -40), Score( -30, -25), Score( -20, -20), Score( -15, -15), Score( -15, -15), Score( -20, -20), Score( -30, -25), Score( -50, -40),
+];
+/// Bishop piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const BISHOP_PST: [Score; 64] = [
+    Score( -15, -15), Score(  -8, -10), Score( -10,  -8), Score(  -8,  -5), Score(  -8,  -5), Score( -10,  -8), Score(  -8, -10), Score( -15, -15),
+    Score(  -5, -10), Score(  10,  -5), Score(   5,   0), Score(   5,   0), Score(   5,   0), Score(   5,   0), Score(  10,  -5), Score(  -5, -10),
+    Score(  -5,  -8), Score(   8,   0), Score(  10,   5), Score(   8,   5), Score(   8,   5), Score(  10,   5), Score(   8,   0), Score(  -5,  -8),
+    Score(  -5,  -5), Score(   5,   0), Score(  10,   5), Score(  14,  10), Score(  14,  10), Score(  10,   5), Score(   5,   0), Score(  -5,  -5),
+    Score(  -5,  -5), Score(   8,   0), Score(  10,   5), Score(  14,  10), Score(  14,  10), Score(  10,   5), Score(   8,   0), Score(  -5,  -5),
+    Score(  -5,  -8), Score(   5,   0), Score(   8,   5), Score(  10,   5), Score(  10,   5), Score(   8,   5), Score(   5,   0), Score(  -5,  -8),
+    Score( -10, -10), Score(   0,  -5), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,  -5), Score( -10, -10),
+    Score( -15, -15), Score( -10, -10), Score( -10,  -8), Score( -10,  -5), Score( -10,  -5), Score( -10,  -8), Score( -10, -10), Score( -15, -15),
+];
+/// Rook piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const ROOK_PST: [Score; 64] = [
+    Score(  -4,  -5), Score(  -2,  -3), Score(   2,  -2), Score(   6,   0), Score(   6,   0), Score(   2,  -2), Score(  -2,  -3), Score(  -4,  -5),
+    Score(  -8,  -3), Score(  -4,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(  -4,   0), Score(  -8,  -3),
+    Score(  -8,  -2), Score(  -4,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(  -4,   0), Score(  -8,  -2),
+    Score(  -8,   0), Score(  -4,   0), Score(   0,   2), Score(   0,   2), Score(   0,   2), Score(   0,   2), Score(  -4,   0), Score(  -8,   0),
+    Score(  -6,   2), Score(  -2,   2), Score(   0,   4), Score(   2,   4), Score(   2,   4), Score(   0,   4), Score(  -2,   2), Score(  -6,   2),
+    Score(  -4,   4), Score(   0,   4), Score(   4,   4), Score(   6,   4), Score(   6,   4), Score(   4,   4), Score(   0,   4), Score(  -4,   4),
+    Score(  15,  10), Score(  20,  12), Score(  20,  12), Score(  20,  12), Score(  20,  12), Score(  20,  12), Score(  20,  12), Score(  15,  10),
+    Score(   5,   6), Score(   5,   6), Score(   5,   6), Score(   8,   6), Score(   8,   6), Score(   5,   6), Score(   5,   6), Score(   5,   6),
+];
+/// Queen piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const QUEEN_PST: [Score; 64] = [
+    Score( -15, -20), Score( -10, -15), Score(  -5, -10), Score(   0,  -5), Score(   0,  -5), Score(  -5, -10), Score( -10, -15), Score( -15, -20),
+    Score( -10, -15), Score(   0,  -5), Score(   4,   0), Score(   4,   0), Score(   4,   0), Score(   4,   0), Score(   0,  -5), Score( -10, -15),
+    Score(  -5, -10), Score(   2,   0), Score(   5,   8), Score(   5,  10), Score(   5,  10), Score(   5,   8), Score(   2,   0), Score(  -5, -10),
+    Score(  -2,  -5), Score(   2,   0), Score(   5,  10), Score(   6,  15), Score(   6,  15), Score(   5,  10), Score(   2,   0), Score(  -2,  -5),
+    Score(  -2,  -5), Score(   2,   0), Score(   5,  10), Score(   6,  15), Score(   6,  15), Score(   5,  10), Score(   2,   0), Score(  -2,  -5),
+    Score(  -5, -10), Score(   2,   0), Score(   5,   8), Score(   5,  10), Score(   5,  10), Score(   5,   8), Score(   2,   0), Score(  -5, -10),
+    Score( -10, -15), Score(  -5,  -5), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(   0,   0), Score(  -5,  -5), Score( -10, -15),
+    Score( -15, -20), Score( -10, -15), Score(  -5, -10), Score(  -5,  -5), Score(  -5,  -5), Score(  -5, -10), Score( -10, -15), Score( -15, -20),
+];
+/// King piece-square bonus (White's view, a1 = 0 ... h8 = 63, rank by rank).
+#[rustfmt::skip]
+pub const KING_PST: [Score; 64] = [
+    Score(  20, -50), Score(  35, -35), Score(  10, -25), Score( -10, -20), Score(   0, -20), Score( -10, -25), Score(  35, -35), Score(  25, -50),
+    Score(  10, -30), Score(  10, -15), Score(  -5,  -5), Score( -25,   0), Score( -25,   0), Score(  -5,  -5), Score(  10, -15), Score(  10, -30),
+    Score( -15, -25), Score( -20,  -5), Score( -25,  10), Score( -35,  15), Score( -35,  15), Score( -25,  10), Score( -20,  -5), Score( -15, -25),
+    Score( -30, -20), Score( -35,   0), Score( -40,  15), Score( -50,  25), Score( -50,  25), Score( -40,  15), Score( -35,   0), Score( -30, -20),
+    Score( -40, -20), Score( -45,   0), Score( -50,  15), Score( -60,  25), Score( -60,  25), Score( -50,  15), Score( -45,   0), Score( -40, -20),
+    Score( -45, -25), Score( -50,  -5), Score( -55,  10), Score( -65,  15), Score( -65,  15), Score( -55,  10), Score( -50,  -5), Score( -45, -25),
+    Score( -50, -30), Score( -55, -15), Score( -60,  -5), Score( -70,   0), Score( -70,   0), Score( -60,  -5), Score( -55, -15), Score( -50, -30),
+    Score( -55, -50), Score( -60, -35), Score( -65, -25), Score( -75, -20), Score( -75, -20), Score( -65, -25), Score( -60, -35), Score( -55, -50),
+];
+
+// ------------------------------------------------------------------------------------------
+// Mobility (squares attacked that hold no own piece and are not attacked by enemy pawns)
+// ------------------------------------------------------------------------------------------
+
+/// Knight mobility by the number of safe squares it attacks (0 ..= 8).
+#[rustfmt::skip]
+pub const MOBILITY_KNIGHT: [Score; 9] = [
+    Score(-28, -32), Score(-14, -16), Score(-8, -9), Score(-4, -4), Score(0, 0), Score(3, 4), Score(6, 7),
+    Score(9, 10), Score(12, 13),
+];
+/// Bishop mobility by the number of safe squares it attacks (0 ..= 13).
+#[rustfmt::skip]
+pub const MOBILITY_BISHOP: [Score; 14] = [
+    Score(-29, -39), Score(-17, -23), Score(-12, -17), Score(-9, -11), Score(-5, -7), Score(-3, -3), Score(0, 0),
+    Score(2, 3), Score(5, 6), Score(7, 9), Score(9, 11), Score(10, 14), Score(12, 16), Score(14, 18),
+];
+/// Rook mobility by the number of safe squares it attacks (0 ..= 14).
+#[rustfmt::skip]
+pub const MOBILITY_ROOK: [Score; 15] = [
+    Score(-20, -44), Score(-12, -26), Score(-8, -19), Score(-6, -13), Score(-4, -8), Score(-2, -4), Score(0, 0),
+    Score(2, 4), Score(3, 7), Score(4, 10), Score(6, 13), Score(7, 16), Score(8, 18), Score(9, 21),
+    Score(10, 23),
+];
+/// Queen mobility by the number of safe squares it attacks (0 ..= 27).
+#[rustfmt::skip]
+pub const MOBILITY_QUEEN: [Score; 28] = [
+    Score(-16, -38), Score(-11, -26), Score(-9, -21), Score(-7, -17), Score(-6, -14), Score(-5, -11), Score(-4, -9),
+    Score(-3, -6), Score(-2, -4), Score(-1, -2), Score(0, 0), Score(1, 2), Score(2, 4), Score(2, 5),
+    Score(3, 7), Score(4, 9), Score(4, 10), Score(5, 12), Score(5, 13), Score(6, 14), Score(7, 16),
+    Score(7, 17), Score(8, 18), Score(8, 20), Score(9, 21), Score(9, 22), Score(10, 23), Score(10, 24),
+];
+
+// ------------------------------------------------------------------------------------------
+// Pieces
+// ------------------------------------------------------------------------------------------
+
+/// Two bishops on squares of both colours.
+pub const BISHOP_PAIR: Score = Score(30, 50);
+/// Rook on a file without pawns.
+pub const ROOK_OPEN_FILE: Score = Score(25, 8);
+/// Rook on a file without own pawns but with enemy pawns.
+pub const ROOK_SEMI_OPEN_FILE: Score = Score(12, 5);
+/// Rook on the seventh rank while the enemy king is on the eighth or enemy pawns are on the
+/// seventh.
+pub const ROOK_ON_SEVENTH: Score = Score(10, 22);
+
+// ------------------------------------------------------------------------------------------
+// Pawn structure (all of it cached in the pawn hash table except the `PASSED_*` terms that
+// look at kings and pieces)
+// ------------------------------------------------------------------------------------------
+
+/// Pawn with no own pawn on an adjacent file.
+pub const PAWN_ISOLATED: Score = Score(-10, -12);
+/// Pawn with an own pawn in front of it on the same file (counted for the rear pawn).
+pub const PAWN_DOUBLED: Score = Score(-10, -22);
+/// Pawn whose neighbours are all ahead of it (so it can never be defended by a pawn) and whose
+/// stop square is attacked by an enemy pawn.
+pub const PAWN_BACKWARD: Score = Score(-8, -10);
+/// Pawn defended by an own pawn, by relative rank.
+#[rustfmt::skip]
+pub const PAWN_SUPPORTED: [Score; 8] = [
+    Score(0, 0), Score(0, 0), Score(8, 6), Score(10, 8),
+    Score(15, 12), Score(28, 25), Score(50, 45), Score(0, 0),
+];
+/// Pawn with an own pawn beside it on the same rank, by relative rank.
+#[rustfmt::skip]
+pub const PAWN_PHALANX: [Score; 8] = [
+    Score(0, 0), Score(3, 0), Score(6, 3), Score(10, 6),
+    Score(18, 14), Score(35, 30), Score(60, 60), Score(0, 0),
+];
+/// Passed pawn (no enemy pawn in front on its own or an adjacent file, no own pawn in front on
+/// its file), by relative rank.
+#[rustfmt::skip]
+pub const PASSED_RANK: [Score; 8] = [
+    Score(0, 0), Score(0, 10), Score(0, 14), Score(8, 25),
+    Score(22, 50), Score(50, 90), Score(80, 140), Score(0, 0),
+];
+/// Passed pawn: per square of king distance from the own king to the square in front, by
+/// relative rank (a penalty: the own king should be close).
+#[rustfmt::skip]
+pub const PASSED_OWN_KING_DISTANCE: [Score; 8] = [
+    Score(0, 0), Score(0, 0), Score(0, 0), Score(0, -2),
+    Score(0, -4), Score(0, -6), Score(0, -8), Score(0, 0),
+];
+/// Passed pawn: per square of king distance from the enemy king to the square in front, by
+/// relative rank (a bonus: the enemy king should be far).
+#[rustfmt::skip]
+pub const PASSED_ENEMY_KING_DISTANCE: [Score; 8] = [
+    Score(0, 0), Score(0, 0), Score(0, 1), Score(0, 4),
+    Score(0, 8), Score(0, 12), Score(0, 15), Score(0, 0),
+];
+/// Passed pawn whose square in front is occupied, by relative rank.
+#[rustfmt::skip]
+pub const PASSED_BLOCKED: [Score; 8] = [
+    Score(0, 0), Score(0, 0), Score(0, -2), Score(-3, -8),
+    Score(-5, -15), Score(-8, -25), Score(-10, -35), Score(0, 0),
+];
+/// Passed pawn whose square in front is empty and not attacked by the enemy, by relative rank.
+#[rustfmt::skip]
+pub const PASSED_SAFE_PUSH: [Score; 8] = [
+    Score(0, 0), Score(0, 0), Score(0, 2), Score(2, 5),
+    Score(4, 10), Score(8, 20), Score(12, 30), Score(0, 0),
+];
+
+// ------------------------------------------------------------------------------------------
+// King safety
+// ------------------------------------------------------------------------------------------
+
+/// Pawn shield on each of the three files around the king, by how many ranks ahead of the
+/// king the nearest own pawn on that file stands: none, 1, 2, 3 or more.
+#[rustfmt::skip]
+pub const KING_SHIELD: [Score; 4] = [
+    Score(-10, 0), Score(12, -2), Score(6, -2), Score(-4, 0),
+];
+/// File next to (or of) the king with no own pawn but an enemy pawn.
+pub const KING_SEMI_OPEN_FILE: Score = Score(-6, 0);
+/// File next to (or of) the king with no pawn at all.
+pub const KING_OPEN_FILE: Score = Score(-12, -2);
+
+/// King-danger units per enemy piece attacking the king zone, indexed knight, bishop, rook,
+/// queen. The middlegame units are squared (see [`KING_DANGER_DIVISOR`]), the endgame units
+/// count linearly (see [`KING_DANGER_EG_DIVISOR`]).
+pub const KING_ATTACKER_UNITS: [Score; 4] = [Score(4, 4), Score(3, 3), Score(5, 5), Score(8, 8)];
+/// King-danger units per (attacking piece, king-zone square) pair.
+pub const KING_ZONE_ATTACK_UNITS: Score = Score(2, 2);
+/// King-danger units per king-zone square attacked by the enemy and defended only by the king
+/// (or not at all).
+pub const KING_WEAK_SQUARE_UNITS: Score = Score(3, 3);
+/// King-danger units per safe checking square, indexed knight, bishop, rook, queen.
+pub const KING_SAFE_CHECK_UNITS: [Score; 4] =
+    [Score(12, 12), Score(7, 7), Score(10, 10), Score(8, 8)];
+/// King-danger units removed when the attacker has no queen.
+pub const KING_NO_QUEEN_UNITS: Score = Score(-20, -20);
+
+// ------------------------------------------------------------------------------------------
+// Side to move
+// ------------------------------------------------------------------------------------------
+
+/// Bonus for the side to move.
+pub const TEMPO: Score = Score(15, 8);
+
+// ------------------------------------------------------------------------------------------
+// Non-linear constants (not rewritten by a linear tuner)
+// ------------------------------------------------------------------------------------------
+
+/// Middlegame king-danger penalty = `units² / KING_DANGER_DIVISOR`.
+pub const KING_DANGER_DIVISOR: i32 = 10;
+/// Endgame king-danger penalty = `units / KING_DANGER_EG_DIVISOR`.
+pub const KING_DANGER_EG_DIVISOR: i32 = 4;
+/// Middlegame king-danger units are capped here before squaring (caps the penalty at
+/// `100² / 10 = 1000`).
+pub const KING_DANGER_MAX_UNITS: i32 = 100;
+/// King danger counts only when the attacker has a queen or at least this much non-pawn
+/// material (middlegame piece values).
+pub const KING_DANGER_MIN_MATERIAL: i32 = 1300;
+/// King danger counts only with at least this many attackers of the king zone (a queen counts
+/// as two).
+pub const KING_DANGER_MIN_ATTACKERS: i32 = 2;
+
+/// Endgame scale factors are out of this (the tapered score is multiplied by `f / 128`).
+pub const SCALE_NORMAL: i32 = 128;
+/// Opposite-coloured bishops and pawns only.
+pub const SCALE_OPPOSITE_BISHOPS: i32 = 64;
+/// The stronger side has no pawns and is less than a rook up in pieces.
+pub const SCALE_NO_PAWNS_SMALL_EDGE: i32 = 16;
+/// The stronger side has no pawns and at most a minor piece, or only two knights against a bare
+/// king: it cannot win.
+pub const SCALE_CANNOT_WIN: i32 = 0;
