@@ -266,6 +266,14 @@ impl Position {
         self.history.push(before.key);
     }
 
+    /// Number of legal moves after `m`, without making it on the stack.
+    #[inline]
+    pub fn count_moves_after(&self, m: Move) -> u64 {
+        let mut child = self.chess().clone();
+        child.play_unchecked(m);
+        child.legal_moves().len() as u64
+    }
+
     /// Takes back the last [`Position::make`] or [`Position::make_null`].
     #[inline]
     pub fn unmake(&mut self) {
@@ -604,6 +612,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     let moves = pos.legal_moves();
     if depth == 1 {
         return moves.len() as u64;
+    }
+    if depth == 2 {
+        // The last interior level: children are only counted, so skip the key and history
+        // bookkeeping of `make` (the bulk of all moves made in a perft are made here).
+        return moves.iter().map(|&m| pos.count_moves_after(m)).sum();
     }
     let mut total = 0;
     for &m in &moves {
