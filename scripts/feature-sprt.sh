@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Measures search techniques in games: for each name, the engine with everything on (A)
+# against the same binary with that technique switched off (B) through the SearchFeatures
+# UCI option, as an SPRT with ../shared/tools/match.py.
+#
+#   scripts/feature-sprt.sh [-b BIN] [-t TC] [-g MAXGAMES] [-c CONCURRENCY] name...
+#   scripts/feature-sprt.sh lmr nmp rfp
+#
+# Results go to out/features/<name>.log (the last line is the verdict) and a summary line per
+# feature is printed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=target/release/nullwindow
+TC=5+0.05
+GAMES=400
+CONC=1
+SHARED=${SHARED:-../shared}
+while getopts "b:t:g:c:" o; do
+  case $o in
+    b) BIN=$OPTARG ;;
+    t) TC=$OPTARG ;;
+    g) GAMES=$OPTARG ;;
+    c) CONC=$OPTARG ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+mkdir -p out/features
+for f in "$@"; do
+  log=out/features/$f.log
+  python3 "$SHARED/tools/match.py" --a "$BIN" --b "$BIN" --b-opt "SearchFeatures=all -$f" \
+    --name-a "all" --name-b "no-$f" --tc "$TC" --games "$GAMES" --concurrency "$CONC" \
+    --sprt 0 5 --openings "$SHARED/data/openings/UHO_4060_v4.epd" > "$log" 2>&1 || true
+  echo "$f: $(tail -n 1 "$log")"
+done
