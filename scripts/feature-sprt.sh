@@ -14,7 +14,7 @@ BIN=target/release/nullwindow
 TC=5+0.05
 GAMES=400
 CONC=1
-SHARED=${SHARED:-../shared}
+SHARED=${SHARED:-$(cd .. && pwd)/shared}
 while getopts "b:t:g:c:" o; do
   case $o in
     b) BIN=$OPTARG ;;
@@ -28,7 +28,7 @@ shift $((OPTIND - 1))
 mkdir -p out/features
 for f in "$@"; do
   log=out/features/$f.log
-  python3 "$SHARED/tools/match.py" --a "$BIN" --b "$BIN" --b-opt "SearchFeatures=all -$f" \
+  SHARED="$SHARED" python3 scripts/sprt.py --a "$BIN" --b "$BIN" --b-opt "SearchFeatures=all -$f" \
     --name-a "all" --name-b "no-$f" --tc "$TC" --games "$GAMES" --concurrency "$CONC" \
     --sprt 0 5 --openings "$SHARED/data/openings/UHO_4060_v4.epd" > "$log" 2>&1 || true
   echo "$f: $(tail -n 1 "$log")"
