@@ -16,7 +16,7 @@ build:
 
 # The full test suite, release mode (what CI runs).
 test:
-	$(CARGO) test --release --locked
+	$(CARGO) test --profile release-test --locked
 
 # The behaviour signature: last line 'N nodes M nps'.
 bench: build
@@ -29,7 +29,7 @@ perft: build
 
 # Every depth of the classic suite and all 960 Chess960 positions (long).
 perft-full:
-	$(CARGO) test --release --locked --test perft -- --ignored --nocapture
+	$(CARGO) test --profile release-test --locked --test perft -- --ignored --nocapture
 
 # Perft speed next to a bare shakmaty::perft on the same positions.
 perft-bench: build

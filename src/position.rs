@@ -200,9 +200,35 @@ impl Position {
     /// Whether `m` (legal here) gives check.
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
-        let mut after = self.chess().clone();
-        after.play_unchecked(m);
-        after.is_check()
+        let (from, to, role) = match m {
+            Move::Normal {
+                from,
+                to,
+                role,
+                promotion,
+                ..
+            } => (from, to, promotion.unwrap_or(role)),
+            _ => {
+                // Castling and en passant are rare: play them out.
+                let mut after = self.chess().clone();
+                after.play_unchecked(m);
+                return after.is_check();
+            }
+        };
+        let b = self.board();
+        let us = self.turn();
+        let Some(ksq) = b.king_of(!us) else {
+            return false;
+        };
+        let occ = (b.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        // Direct check by the moved (or promoted) piece.
+        if attacks::attacks(to, role.of(us), occ).contains(ksq) {
+            return true;
+        }
+        // Discovered check by one of our sliders behind the from-square.
+        let ours = b.by_color(us) & !Bitboard::from_square(from);
+        (attacks::bishop_attacks(ksq, occ) & b.bishops_and_queens() & ours).any()
+            || (attacks::rook_attacks(ksq, occ) & b.rooks_and_queens() & ours).any()
     }
 
     /// Whether `m` is legal here.
@@ -719,6 +745,35 @@ mod tests {
         // Quiet move to an attacked square loses the piece.
         assert!(!see("4k3/8/8/8/3p4/8/8/2B1K3 w - - 0 1", "c1e3", -100));
         assert!(see("4k3/8/8/8/3p4/8/8/2B1K3 w - - 0 1", "c1d2", 0));
+    }
+
+    #[test]
+    fn gives_check_matches_playing_the_move() {
+        for fen in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            for m in pos.legal_moves() {
+                pos.make(m);
+                let checks = pos.is_check();
+                pos.unmake();
+                assert_eq!(pos.gives_check(m), checks, "{fen} {m:?}");
+                pos.make(m);
+                for r in pos.legal_moves() {
+                    pos.make(r);
+                    let c2 = pos.is_check();
+                    pos.unmake();
+                    assert_eq!(pos.gives_check(r), c2, "{} {r:?}", pos.fen());
+                }
+                pos.unmake();
+            }
+        }
     }
 
     #[test]

@@ -62,7 +62,7 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
-            let quiet = !is_noisy(m);
+            let quiet = !is_noisy(m) && !pos.gives_check(m);
             self.play(pos, m, 0, false);
             let ext = i32::from(self.features.check_ext && pos.is_check());
             let new_depth = depth - 1 + ext;
@@ -426,6 +426,7 @@ impl Searcher {
                 continue;
             }
             let quiet = !is_noisy(m);
+            let checks = quiet && pos.gives_check(m);
             let hist = if quiet { self.history.score(us, m) } else { 0 };
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
@@ -443,9 +444,11 @@ impl Searcher {
                     if self.features.futility
                         && depth <= FP_DEPTH
                         && !in_check
+                        && !checks
                         && eval + FP_BASE + FP_MARGIN * depth <= alpha
                     {
-                        picker.skip_quiets = true;
+                        // Per move, not skip_quiets: a quiet check later in the list may
+                        // still be searched.
                         self.stats.moves_pruned += 1;
                         continue;
                     }

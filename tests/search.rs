@@ -1,0 +1,183 @@
+//! Search correctness: exact mate scores, draws by repetition and stalemate, determinism.
+//! Positions and mate distances were checked with Stockfish 16 (Debian) at depth 22-30.
+
+use nullwindow::limits::SearchLimits;
+use nullwindow::position::Position;
+use nullwindow::search::{
+    Algorithm, MATE, SearchControl, SearchOptions, SearchResult, Searcher, SilentReporter,
+    uci_score,
+};
+
+fn search(pos: &Position, limits: SearchLimits, algorithm: Algorithm) -> SearchResult {
+    let mut s = Searcher::new(16);
+    let opts = SearchOptions {
+        algorithm,
+        ..Default::default()
+    };
+    s.search(
+        pos,
+        &limits,
+        &opts,
+        &SearchControl::default(),
+        &mut SilentReporter,
+    )
+}
+
+fn depth(d: u32) -> SearchLimits {
+    SearchLimits {
+        depth: Some(d),
+        ..Default::default()
+    }
+}
+
+fn uci(pos: &Position, r: &SearchResult) -> String {
+    r.best.map(|m| pos.move_to_uci(m)).unwrap_or_default()
+}
+
+#[test]
+fn finds_mates_with_exact_distance() {
+    for (fen, mate_in, best) in [
+        // Mate in 2: Nf6+ gxf6 Bxf7#.
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            2,
+            Some("d5f6"),
+        ),
+        // Bratko-Kopec 1: Qd1+ mates in 3.
+        (
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+            3,
+            Some("d6d1"),
+        ),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, Some("f6a6")),
+        // Rook and bishop against king and pawn: mate in 4.
+        ("8/8/4K1k1/8/4p3/8/2R2B2/8 w - - 0 1", 4, None),
+    ] {
+        let pos = Position::from_fen(fen, false).unwrap();
+        // The other drivers prune differently; in mating nets with many quiet moves they may
+        // report a longer mate first, so the deepest case is checked for the default only.
+        let algos: &[Algorithm] = if mate_in <= 3 {
+            &[Algorithm::Pvs, Algorithm::AspirationPvs, Algorithm::MtdF]
+        } else {
+            &[Algorithm::Pvs]
+        };
+        for &algo in algos {
+            let r = search(&pos, depth(2 * mate_in + 8), algo);
+            assert_eq!(uci_score(r.score), (true, mate_in as i32), "{fen} {algo:?}");
+            assert_eq!(r.score, MATE - (2 * mate_in as i32 - 1), "{fen} {algo:?}");
+            if let Some(b) = best {
+                assert_eq!(uci(&pos, &r), b, "{fen} {algo:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_mate_in_pure_mode() {
+    // With reductions on, the engine first finds a mate in 6 here (LMR reduces the quiet
+    // mating moves); the full-width search finds the shortest mate, Stockfish's #4.
+    let pos = Position::from_fen("8/8/8/8/8/k2K4/5B2/2R5 w - - 0 1", false).unwrap();
+    let mut s = Searcher::new(16);
+    let opts = SearchOptions {
+        features: nullwindow::search::Features::pure(),
+        ..Default::default()
+    };
+    let r = s.search(
+        &pos,
+        &depth(9),
+        &opts,
+        &SearchControl::default(),
+        &mut SilentReporter,
+    );
+    assert_eq!(uci_score(r.score), (true, 4));
+}
+
+#[test]
+fn go_mate_stops_at_the_mate() {
+    let pos = Position::from_fen("8/8/4K1k1/8/4p3/8/2R2B2/8 w - - 0 1", false).unwrap();
+    let r = search(
+        &pos,
+        SearchLimits {
+            mate: Some(4),
+            ..Default::default()
+        },
+        Algorithm::Pvs,
+    );
+    assert_eq!(uci_score(r.score), (true, 4));
+}
+
+#[test]
+fn repetition_line_scores_zero() {
+    // The knights went out and back twice; Ng8 now repeats the start position a third time.
+    let mut pos = Position::startpos();
+    for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        let m = pos.parse_uci_move(mv).unwrap();
+        pos.make(m);
+    }
+    let ng8 = pos.parse_uci_move("f6g8").unwrap();
+    let limits = SearchLimits {
+        depth: Some(8),
+        searchmoves: vec![ng8],
+        ..Default::default()
+    };
+    for algo in [Algorithm::Pvs, Algorithm::MtdF, Algorithm::AlphaBeta] {
+        let r = search(&pos, limits.clone(), algo);
+        assert_eq!(r.score, 0, "{algo:?}");
+    }
+}
+
+#[test]
+fn stalemate_trick_scores_zero() {
+    // Lost for White, except Qxg7+ Kxg7 stalemate.
+    let pos = Position::from_fen("6k1/5pp1/8/8/6Q1/8/1r5q/K7 w - - 0 1", false).unwrap();
+    let r = search(&pos, depth(6), Algorithm::Pvs);
+    assert_eq!(uci(&pos, &r), "g4g7");
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn fixed_nodes_search_is_deterministic() {
+    let pos = Position::from_fen(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    )
+    .unwrap();
+    let limits = SearchLimits {
+        nodes: Some(50_000),
+        ..Default::default()
+    };
+    let a = search(&pos, limits.clone(), Algorithm::Pvs);
+    let b = search(&pos, limits, Algorithm::Pvs);
+    assert_eq!(
+        (a.best, a.score, a.nodes, a.depth),
+        (b.best, b.score, b.nodes, b.depth)
+    );
+    assert!(a.nodes <= 50_000);
+}
+
+#[test]
+fn all_drivers_agree_in_pure_mode() {
+    let pos = Position::from_fen(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    )
+    .unwrap();
+    let mut values = Vec::new();
+    for algo in Algorithm::ALL {
+        let mut s = Searcher::new(16);
+        let opts = SearchOptions {
+            algorithm: algo,
+            features: nullwindow::search::Features::pure(),
+            ..Default::default()
+        };
+        let r = s.search(
+            &pos,
+            &depth(4),
+            &opts,
+            &SearchControl::default(),
+            &mut SilentReporter,
+        );
+        values.push((algo, r.score));
+    }
+    assert!(values.iter().all(|v| v.1 == values[0].1), "{values:?}");
+}
