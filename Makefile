@@ -6,7 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match fuzz fuzz-build
+.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -50,6 +50,10 @@ OPP_OPT ?= --b-opt Threads=1
 match: build
 	python3 $(SHARED)/tools/match.py --a $(BIN) --b $(OPP) $(OPP_OPT) --tc $(TC) \
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
+
+# stop->bestmove and isready->readyok latency, 100 tries mid-search per position (prints ms).
+latency:
+	$(CARGO) test --release --locked --test timing -- --ignored --nocapture latency_figures
 
 # Fuzzing with cargo-fuzz (not part of `make test`): the UCI command handler (sandboxed) and
 # position setup, FUZZ_SECONDS in all, split evenly over FUZZ_TARGETS. Needs `cargo install
