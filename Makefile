@@ -6,7 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build
+.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -73,6 +73,15 @@ fuzz: fuzz-build
 		$(FUZZ_NICE) $(FUZZ_CARGO) fuzz run $$t $(CURDIR)/fuzz/corpus/$$t $(CURDIR)/fuzz/seeds/$$t -- \
 			-max_total_time=$$each -dict=$(CURDIR)/fuzz/uci.dict -max_len=4096 || exit 1; \
 	done
+
+# Many fast games for time losses, illegal moves and crashes (not part of `make test`; hours):
+# 1000 games at 1+0.01 against PREV (default: itself), 200 at 10+0.1 and 200 at 40/10
+# against OPP. More options: SOAK_OPT="--phases self --self-games 2", see scripts/soak.py -h.
+PREV ?= $(BIN)
+SOAK_OPT ?=
+soak: build
+	python3 scripts/soak.py --engine $(BIN) --previous $(PREV) --reference $(OPP) \
+		--shared $(SHARED) $(SOAK_OPT)
 
 clean:
 	$(CARGO) clean
