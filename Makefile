@@ -6,7 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match
+.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -50,6 +50,38 @@ OPP_OPT ?= --b-opt Threads=1
 match: build
 	python3 $(SHARED)/tools/match.py --a $(BIN) --b $(OPP) $(OPP_OPT) --tc $(TC) \
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
+
+# stop->bestmove and isready->readyok latency, 100 tries mid-search per position (prints ms).
+latency:
+	$(CARGO) test --release --locked --test timing -- --ignored --nocapture latency_figures
+
+# Fuzzing with cargo-fuzz (not part of `make test`): the UCI command handler (sandboxed) and
+# position setup, FUZZ_SECONDS in all, split evenly over FUZZ_TARGETS. Needs `cargo install
+# cargo-fuzz` and a nightly toolchain (without one, RUSTC_BOOTSTRAP=1 on stable is tried).
+# Crashes land in fuzz/artifacts/<target>/; the corpus grows in fuzz/corpus/<target>/.
+FUZZ_SECONDS ?= 1800
+FUZZ_TARGETS ?= uci_commands position_setup
+FUZZ_NICE ?= nice -n 19
+FUZZ_CARGO := $(if $(shell rustup toolchain list 2>/dev/null | grep -q '^nightly' && echo y),$(CARGO) +nightly,RUSTC_BOOTSTRAP=1 $(CARGO))
+fuzz-build:
+	$(FUZZ_NICE) $(FUZZ_CARGO) fuzz build
+fuzz: fuzz-build
+	@n=$(words $(FUZZ_TARGETS)); each=$$(( $(FUZZ_SECONDS) / $$n )); \
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$t; \
+		echo "fuzzing $$t for $$each s"; \
+		$(FUZZ_NICE) $(FUZZ_CARGO) fuzz run $$t $(CURDIR)/fuzz/corpus/$$t $(CURDIR)/fuzz/seeds/$$t -- \
+			-max_total_time=$$each -dict=$(CURDIR)/fuzz/uci.dict -max_len=4096 || exit 1; \
+	done
+
+# Many fast games for time losses, illegal moves and crashes (not part of `make test`; hours):
+# 1000 games at 1+0.01 against PREV (default: itself), 200 at 10+0.1 and 200 at 40/10
+# against OPP. More options: SOAK_OPT="--phases self --self-games 2", see scripts/soak.py -h.
+PREV ?= $(BIN)
+SOAK_OPT ?=
+soak: build
+	python3 scripts/soak.py --engine $(BIN) --previous $(PREV) --reference $(OPP) \
+		--shared $(SHARED) $(SOAK_OPT)
 
 clean:
 	$(CARGO) clean

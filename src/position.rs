@@ -96,7 +96,7 @@ impl Position {
         &self.cur().chess
     }
 
-    /// Parses a FEN (6 fields, or 4 fields with the move counters left out).
+    /// Parses a FEN (6 fields, or 4 fields with both move counters left out; 5 is refused).
     ///
     /// With `chess960` the castling rights may use Shredder/X-FEN letters and castling moves
     /// are king-takes-rook. Positions with an impossible check (two sliders on one line), bad
@@ -106,7 +106,7 @@ impl Position {
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, PositionErr> {
         let fen_str = fen.trim();
         let fields = fen_str.split_whitespace().count();
-        if !(4..=6).contains(&fields) {
+        if fields != 4 && fields != 6 {
             return Err(PositionErr::BadFen(format!(
                 "'{fen_str}' has {fields} fields; a FEN has 6 (or 4 without move counters)"
             )));

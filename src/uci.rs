@@ -2,10 +2,13 @@
 //!
 //! All text parsing and printing of the engine lives here. Bad input never ends the engine: it
 //! answers `info string error: ...`, keeps the last valid state and reads on.
+//!
+//! [`Uci::sandboxed`] runs the same command handler without threads and with every search and
+//! perft cut to a small fixed size, so that arbitrary input (a fuzzer's) always finishes.
 
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -19,6 +22,7 @@ use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
     SearchStats, Searcher, uci_score,
 };
+use crate::timeman::TimeManager;
 use crate::tt::MAX_HASH_MB;
 
 /// Engine name sent on `uci`.
@@ -32,12 +36,58 @@ const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
 
+/// In a sandboxed handler every search stops after at most this many nodes.
+pub const SANDBOX_NODES: u64 = 100;
+/// In a sandboxed handler `go perft` is cut to this depth.
+pub const SANDBOX_PERFT_DEPTH: u32 = 2;
+/// In a sandboxed handler the hash table never grows beyond this (MB).
+pub const SANDBOX_HASH_MB: usize = 1;
+
+/// Where the engine's output lines go.
+#[derive(Clone, Debug)]
+pub enum Output {
+    /// Standard output, one flushed line at a time (what a GUI reads).
+    Stdout,
+    /// Nowhere (fuzzing).
+    Discard,
+    /// Kept in memory, one string per line (tests).
+    Capture(Arc<Mutex<Vec<String>>>),
+}
+
+impl Output {
+    /// Writes one line (a multi-line string is one call).
+    pub fn say(&self, line: &str) {
+        match self {
+            Output::Stdout => {
+                let out = std::io::stdout();
+                let mut lock = out.lock();
+                let _ = writeln!(lock, "{line}");
+                let _ = lock.flush();
+            }
+            Output::Discard => {}
+            Output::Capture(lines) => {
+                if let Ok(mut v) = lines.lock() {
+                    v.extend(line.lines().map(str::to_string));
+                }
+            }
+        }
+    }
+
+    /// Writes `info string error: msg`.
+    pub fn error(&self, msg: &str) {
+        self.say(&format!("info string error: {msg}"));
+    }
+}
+
 /// Messages from the UCI thread to the search thread.
 enum Job {
     Go {
         pos: Box<Position>,
         limits: Box<SearchLimits>,
         opts: SearchOptions,
+        /// This search's own flags: a later `go` gets new ones, so a `stop` meant for this
+        /// search can never be undone by the next `go`.
+        ctl: Arc<SearchControl>,
         debug: bool,
     },
     Perft {
@@ -49,32 +99,22 @@ enum Job {
     Quit,
 }
 
-/// Prints one line to stdout at once (stdout is line-buffered and locked per call).
-fn say(line: &str) {
-    let out = std::io::stdout();
-    let mut lock = out.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
-}
-
-fn error(msg: &str) {
-    say(&format!("info string error: {msg}"));
-}
-
 /// Formats search reports as UCI `info` lines.
 struct UciReporter {
+    out: Output,
     mode: CastlingMode,
     debug: bool,
 }
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, info: &IterationInfo) {
-        say(&format_info(info, self.mode));
+        self.out.say(&format_info(info, self.mode));
     }
 
     fn stats(&mut self, stats: &SearchStats) {
         if self.debug {
-            say(&format!("info string stats {}", stats.summary()));
+            self.out
+                .say(&format!("info string stats {}", stats.summary()));
         }
     }
 }
@@ -92,7 +132,7 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
         ScoreBound::Lower => " lowerbound",
         ScoreBound::Upper => " upperbound",
     };
-    let nps = info.nodes * 1000 / info.time_ms.max(1);
+    let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|&m| move_to_uci(m, mode)).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
@@ -109,29 +149,60 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
     )
 }
 
-/// The search thread: runs jobs one after another.
-fn worker(rx: Receiver<Job>, ctl: Arc<SearchControl>, busy: Arc<AtomicBool>, hash_mb: usize) {
-    let mut searcher = Searcher::new(hash_mb);
-    while let Ok(job) = rx.recv() {
+/// Runs jobs one after another (on the search thread, or inline when sandboxed).
+struct Worker {
+    /// Made on the first job that needs it when `None` (the sandbox: most fuzz inputs never
+    /// search, and a table costs time to clear).
+    searcher: Option<Searcher>,
+    /// Size of the table to make (MB).
+    hash_mb: usize,
+    out: Output,
+    /// Searches and perfts sent and not yet answered.
+    pending: Arc<AtomicUsize>,
+    /// Largest hash table this worker may allocate (MB).
+    max_hash_mb: usize,
+}
+
+impl Worker {
+    fn searcher(&mut self) -> &mut Searcher {
+        self.searcher
+            .get_or_insert_with(|| Searcher::new(self.hash_mb))
+    }
+
+    /// Runs one job; false on `Quit`.
+    fn run(&mut self, job: Job) -> bool {
         match job {
             Job::Go {
                 pos,
                 limits,
                 opts,
+                ctl,
                 debug,
             } => {
+                let mode = pos.castling_mode();
+                if debug {
+                    let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
+                    if let Some(b) = tm.bounds() {
+                        self.out.say(&format!(
+                            "info string time soft {} hard {}",
+                            b.soft_ms, b.hard_ms
+                        ));
+                    }
+                }
                 let mut reporter = UciReporter {
-                    mode: pos.castling_mode(),
+                    out: self.out.clone(),
+                    mode,
                     debug,
                 };
-                let result = searcher.search(&pos, &limits, &opts, &ctl, &mut reporter);
+                let result = self
+                    .searcher()
+                    .search(&pos, &limits, &opts, &ctl, &mut reporter);
                 // In ponder and infinite mode `bestmove` waits for `stop` or `ponderhit`.
                 while !ctl.stop.load(Ordering::Relaxed)
                     && (limits.infinite || ctl.pondering.load(Ordering::Relaxed))
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                let mode = pos.castling_mode();
                 let line = match (result.best, result.ponder) {
                     (None, _) => "bestmove (none)".to_string(),
                     (Some(b), Some(p)) => {
@@ -143,33 +214,68 @@ fn worker(rx: Receiver<Job>, ctl: Arc<SearchControl>, busy: Arc<AtomicBool>, has
                     }
                     (Some(b), None) => format!("bestmove {}", move_to_uci(b, mode)),
                 };
-                say(&line);
-                busy.store(false, Ordering::SeqCst);
+                // Not busy any more before the GUI can read the answer and send what follows.
+                self.pending.fetch_sub(1, Ordering::SeqCst);
+                self.out.say(&line);
             }
             Job::Perft { pos, depth } => {
                 let mut p = *pos;
                 let start = std::time::Instant::now();
                 let divide = perft_divide(&mut p, depth);
-                let mut total = 0;
+                let mut total = 0u64;
                 for (m, n) in &divide {
-                    say(&format!("{m}: {n}"));
-                    total += n;
+                    self.out.say(&format!("{m}: {n}"));
+                    total = total.saturating_add(*n);
                 }
                 let ms = start.elapsed().as_millis() as u64;
-                say("");
-                say(&format!("Nodes searched: {total}"));
-                say(&format!("Time: {ms} ms ({} nps)", total * 1000 / ms.max(1)));
-                busy.store(false, Ordering::SeqCst);
+                self.out.say("");
+                self.out.say(&format!("Nodes searched: {total}"));
+                self.pending.fetch_sub(1, Ordering::SeqCst);
+                self.out.say(&format!(
+                    "Time: {ms} ms ({} nps)",
+                    total.saturating_mul(1000) / ms.max(1)
+                ));
             }
             Job::Resize(mb) => {
-                if let Err(e) = searcher.tt.resize(mb) {
-                    error(&format!("{e}; keeping {} MB", searcher.tt.size_mb()));
+                let mb = mb.min(self.max_hash_mb);
+                if let Some(s) = self.searcher.as_mut() {
+                    if let Err(e) = s.tt.resize(mb) {
+                        self.out
+                            .error(&format!("{e}; keeping {} MB", s.tt.size_mb()));
+                    }
+                } else {
+                    self.hash_mb = mb;
                 }
             }
-            Job::Clear => searcher.new_game(),
-            Job::Quit => break,
+            Job::Clear => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.new_game();
+                }
+            }
+            Job::Quit => return false,
+        }
+        true
+    }
+}
+
+/// The search thread: runs jobs until `Quit` or until the channel closes.
+fn worker_thread(rx: Receiver<Job>, mut worker: Worker) {
+    while let Ok(job) = rx.recv() {
+        if !worker.run(job) {
+            break;
         }
     }
+}
+
+/// Where jobs run.
+enum Backend {
+    /// On the search thread, so that stdin is read during a search.
+    Thread {
+        tx: Sender<Job>,
+        handle: Option<thread::JoinHandle<()>>,
+    },
+    /// At once on the caller's thread (sandbox: every search is small and never waits).
+    Inline(Box<Worker>),
 }
 
 /// UCI state kept by the main thread.
@@ -184,10 +290,14 @@ pub struct Uci {
     features_spec: String,
     algorithm: Algorithm,
     debug: bool,
-    ctl: Arc<SearchControl>,
-    busy: Arc<AtomicBool>,
-    tx: Sender<Job>,
-    worker: Option<thread::JoinHandle<()>>,
+    /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
+    searches: Vec<Arc<SearchControl>>,
+    /// Searches and perfts sent and not yet answered.
+    pending: Arc<AtomicUsize>,
+    out: Output,
+    /// Sandboxed: searches and perfts are cut short and never wait for `stop`.
+    sandbox: bool,
+    backend: Backend,
 }
 
 impl Default for Uci {
@@ -197,18 +307,55 @@ impl Default for Uci {
 }
 
 impl Uci {
-    /// Starts the search thread.
+    /// A handler that writes to stdout and searches on its own thread (what `main` runs).
     pub fn new() -> Uci {
-        let (tx, rx) = unbounded();
-        let ctl = Arc::new(SearchControl::default());
-        let busy = Arc::new(AtomicBool::new(false));
+        let out = Output::Stdout;
+        let pending = Arc::new(AtomicUsize::new(0));
         let hash_mb = HASH.1 as usize;
-        let (c, b) = (ctl.clone(), busy.clone());
-        let worker = thread::Builder::new()
+        let worker = Worker {
+            searcher: Some(Searcher::new(hash_mb)),
+            hash_mb,
+            out: out.clone(),
+            pending: pending.clone(),
+            max_hash_mb: MAX_HASH_MB,
+        };
+        let (tx, rx) = unbounded();
+        let handle = thread::Builder::new()
             .name("search".into())
             .stack_size(64 * 1024 * 1024)
-            .spawn(move || worker(rx, c, b, hash_mb))
+            .spawn(move || worker_thread(rx, worker))
             .ok();
+        if handle.is_none() {
+            out.error("cannot start the search thread");
+        }
+        Uci::with_backend(out, pending, hash_mb, false, Backend::Thread { tx, handle })
+    }
+
+    /// A handler for arbitrary input (fuzzing, tests): no threads, output to `out`, every
+    /// `go` a search of at most [`SANDBOX_NODES`] nodes that answers at once (`infinite` and
+    /// `ponder` are ignored), `go perft` cut to depth [`SANDBOX_PERFT_DEPTH`], the hash table
+    /// kept at [`SANDBOX_HASH_MB`] MB and `bench` refused. Everything else is as in
+    /// [`Uci::new`], including every error message.
+    pub fn sandboxed(out: Output) -> Uci {
+        let pending = Arc::new(AtomicUsize::new(0));
+        let worker = Worker {
+            searcher: None,
+            hash_mb: SANDBOX_HASH_MB,
+            out: out.clone(),
+            pending: pending.clone(),
+            max_hash_mb: SANDBOX_HASH_MB,
+        };
+        let backend = Backend::Inline(Box::new(worker));
+        Uci::with_backend(out, pending, SANDBOX_HASH_MB, true, backend)
+    }
+
+    fn with_backend(
+        out: Output,
+        pending: Arc<AtomicUsize>,
+        hash_mb: usize,
+        sandbox: bool,
+        backend: Backend,
+    ) -> Uci {
         Uci {
             pos: Position::startpos(),
             chess960: false,
@@ -220,10 +367,11 @@ impl Uci {
             features_spec: "all".to_string(),
             algorithm: Algorithm::Pvs,
             debug: false,
-            ctl,
-            busy,
-            tx,
-            worker,
+            searches: Vec::new(),
+            pending,
+            out,
+            sandbox,
+            backend,
         }
     }
 
@@ -237,9 +385,11 @@ impl Uci {
             match lock.read_until(b'\n', &mut buf) {
                 Ok(0) => break,
                 Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    error(&format!("cannot read input: {e}"));
-                    continue;
+                    // Input that cannot be read any more acts like its end.
+                    self.error(&format!("cannot read input: {e}; quitting"));
+                    break;
                 }
             }
             let line = String::from_utf8_lossy(&buf);
@@ -252,12 +402,44 @@ impl Uci {
 
     /// Stops any search and joins the search thread.
     pub fn shutdown(&mut self) {
-        self.ctl.stop.store(true, Ordering::SeqCst);
-        self.ctl.pondering.store(false, Ordering::SeqCst);
-        let _ = self.tx.send(Job::Quit);
-        if let Some(h) = self.worker.take() {
+        self.stop_all();
+        self.send(Job::Quit);
+        if let Backend::Thread { handle, .. } = &mut self.backend
+            && let Some(h) = handle.take()
+        {
             let _ = h.join();
         }
+    }
+
+    fn say(&self, line: &str) {
+        self.out.say(line);
+    }
+
+    fn error(&self, msg: &str) {
+        self.out.error(msg);
+    }
+
+    /// Hands a job to the worker.
+    fn send(&mut self, job: Job) {
+        match &mut self.backend {
+            Backend::Thread { tx, .. } => {
+                if tx.send(job).is_err() {
+                    self.out.error("the search thread is gone");
+                }
+            }
+            Backend::Inline(worker) => {
+                worker.run(job);
+            }
+        }
+    }
+
+    /// Ends every running or queued search (each answers `bestmove`).
+    fn stop_all(&mut self) {
+        for c in &self.searches {
+            c.stop.store(true, Ordering::SeqCst);
+            c.pondering.store(false, Ordering::SeqCst);
+        }
+        self.searches.retain(|c| Arc::strong_count(c) > 1);
     }
 
     /// Handles one line. Returns false on `quit`.
@@ -266,12 +448,12 @@ impl Uci {
         // UCI: skip unknown tokens before a known command ("joho debug on" is "debug on").
         let Some(start) = tokens.iter().position(|t| is_command(t)) else {
             if !tokens.is_empty() {
-                error(&format!("unknown command '{}'", tokens.join(" ")));
+                self.error(&format!("unknown command '{}'", tokens.join(" ")));
             }
             return true;
         };
         if start > 0 {
-            error(&format!(
+            self.error(&format!(
                 "ignoring unknown tokens '{}'",
                 tokens[..start].join(" ")
             ));
@@ -279,42 +461,45 @@ impl Uci {
         let args = &tokens[start + 1..];
         match tokens[start] {
             "uci" => self.cmd_uci(),
-            "isready" => say("readyok"),
+            "isready" => self.say("readyok"),
             "debug" => match args.first().copied() {
                 Some("on") => self.debug = true,
                 Some("off") => self.debug = false,
-                _ => error("debug takes 'on' or 'off'"),
+                _ => self.error("debug takes 'on' or 'off'"),
             },
             "register" => {}
             "ucinewgame" => {
                 if self.searching() {
-                    error("ucinewgame during a search is ignored");
+                    self.error("ucinewgame during a search is ignored");
                 } else {
-                    let _ = self.tx.send(Job::Clear);
+                    self.send(Job::Clear);
                 }
             }
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
             "go" => self.cmd_go(args),
-            "stop" => {
-                self.ctl.stop.store(true, Ordering::SeqCst);
-                self.ctl.pondering.store(false, Ordering::SeqCst);
+            "stop" => self.stop_all(),
+            "ponderhit" => {
+                for c in &self.searches {
+                    c.pondering.store(false, Ordering::SeqCst);
+                }
             }
-            "ponderhit" => self.ctl.pondering.store(false, Ordering::SeqCst),
             "quit" => return false,
-            "d" => say(&self.pos.pretty()),
-            "eval" => say(&format!(
+            "d" => self.say(&self.pos.pretty()),
+            "eval" => self.say(&format!(
                 "Static evaluation: {} cp (side to move)",
                 evaluate(&self.pos)
             )),
             "bench" => {
                 if self.searching() {
-                    error("bench during a search is ignored");
+                    self.error("bench during a search is ignored");
+                } else if self.sandbox {
+                    self.error("bench is not run in a sandbox");
                 } else {
                     match args.first().map(|d| d.parse::<u32>()) {
                         None => bench::run(bench::DEFAULT_DEPTH),
                         Some(Ok(d)) if (1..64).contains(&d) => bench::run(d),
-                        Some(_) => error("bench takes a depth from 1 to 63"),
+                        Some(_) => self.error("bench takes a depth from 1 to 63"),
                     }
                 }
             }
@@ -325,52 +510,53 @@ impl Uci {
     }
 
     fn searching(&self) -> bool {
-        self.busy.load(Ordering::SeqCst)
+        self.pending.load(Ordering::SeqCst) > 0
     }
 
     fn cmd_uci(&self) {
-        say(&format!("id name {ENGINE_NAME}"));
-        say(&format!("id author {ENGINE_AUTHOR}"));
+        self.say(&format!("id name {ENGINE_NAME}"));
+        self.say(&format!("id author {ENGINE_AUTHOR}"));
         for (name, def, min, max) in [HASH, THREADS, MULTIPV, MOVE_OVERHEAD] {
-            say(&format!(
+            self.say(&format!(
                 "option name {name} type spin default {def} min {min} max {max}"
             ));
         }
-        say("option name Clear Hash type button");
-        say("option name Ponder type check default false");
-        say("option name UCI_Chess960 type check default false");
+        self.say("option name Clear Hash type button");
+        self.say("option name Ponder type check default false");
+        self.say("option name UCI_Chess960 type check default false");
         let algos: Vec<String> = Algorithm::ALL
             .iter()
             .map(|a| format!(" var {}", a.name()))
             .collect();
-        say(&format!(
+        self.say(&format!(
             "option name SearchAlgorithm type combo default {}{}",
             Algorithm::Pvs.name(),
             algos.concat()
         ));
-        say("option name SearchFeatures type string default all");
-        say("uciok");
+        self.say("option name SearchFeatures type string default all");
+        self.say("uciok");
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {
         // setoption name <name...> [value <value...>]
         if args.first() != Some(&"name") {
-            error("setoption needs 'name <option> [value <value>]'");
+            self.error("setoption needs 'name <option> [value <value>]'");
             return;
         }
         let value_at = args.iter().position(|&t| t == "value");
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|i| args[i + 1..].join(" "));
         let lname = name.to_ascii_lowercase();
+        let out = self.out.clone();
         let spin = |opt: (&str, i64, i64, i64)| -> Option<i64> {
             let Some(v) = value.as_deref() else {
-                error(&format!("option {} needs a value", opt.0));
+                out.error(&format!("option {} needs a value", opt.0));
                 return None;
             };
             match v.trim().parse::<i64>() {
                 Ok(n) if (opt.2..=opt.3).contains(&n) => Some(n),
                 _ => {
-                    error(&format!(
+                    out.error(&format!(
                         "{} must be an integer from {} to {}, got '{v}'",
                         opt.0, opt.2, opt.3
                     ));
@@ -383,7 +569,7 @@ impl Uci {
                 Some(v) if v == "true" => Some(true),
                 Some(v) if v == "false" => Some(false),
                 other => {
-                    error(&format!(
+                    out.error(&format!(
                         "{opt} must be true or false, got '{}'",
                         other.unwrap_or_default()
                     ));
@@ -395,10 +581,10 @@ impl Uci {
             "hash" => {
                 if let Some(n) = spin(HASH) {
                     if self.searching() {
-                        error("Hash cannot change during a search");
+                        self.error("Hash cannot change during a search");
                     } else {
                         self.hash_mb = n as usize;
-                        let _ = self.tx.send(Job::Resize(self.hash_mb));
+                        self.send(Job::Resize(self.hash_mb));
                     }
                 }
             }
@@ -406,7 +592,7 @@ impl Uci {
                 if let Some(n) = spin(THREADS)
                     && n > 1
                 {
-                    say("info string Threads accepted; this version searches with 1 thread");
+                    self.say("info string Threads accepted; this version searches with 1 thread");
                 }
             }
             "multipv" => {
@@ -421,9 +607,9 @@ impl Uci {
             }
             "clear hash" => {
                 if self.searching() {
-                    error("Clear Hash during a search is ignored");
+                    self.error("Clear Hash during a search is ignored");
                 } else {
-                    let _ = self.tx.send(Job::Clear);
+                    self.send(Job::Clear);
                 }
             }
             "ponder" => {
@@ -443,7 +629,7 @@ impl Uci {
             }
             "searchalgorithm" => match Algorithm::from_name(value.as_deref().unwrap_or("")) {
                 Some(a) => self.algorithm = a,
-                None => error(&format!(
+                None => self.error(&format!(
                     "SearchAlgorithm must be one of {}; keeping {}",
                     Algorithm::ALL.map(|a| a.name()).join(" "),
                     self.algorithm.name()
@@ -456,13 +642,13 @@ impl Uci {
                         self.features = f;
                         self.features_spec = spec;
                     }
-                    Err(e) => error(&format!(
+                    Err(e) => self.error(&format!(
                         "SearchFeatures: {e}; keeping '{}'",
                         self.features_spec
                     )),
                 }
             }
-            _ => error(&format!("unknown option '{name}'")),
+            _ => self.error(&format!("unknown option '{name}'")),
         }
     }
 
@@ -474,7 +660,7 @@ impl Uci {
                 match Position::from_fen(START_FEN, self.chess960) {
                     Ok(p) => p,
                     Err(e) => {
-                        error(&e.to_string());
+                        self.error(&e.to_string());
                         return;
                     }
                 }
@@ -483,13 +669,13 @@ impl Uci {
                 match Position::from_fen(&setup[1..].join(" "), self.chess960) {
                     Ok(p) => p,
                     Err(e) => {
-                        error(&e.to_string());
+                        self.error(&e.to_string());
                         return;
                     }
                 }
             }
             _ => {
-                error(&format!(
+                self.error(&format!(
                     "position needs 'startpos' or 'fen <fen>', got '{}'",
                     args.join(" ")
                 ));
@@ -504,7 +690,7 @@ impl Uci {
                         pos.clear_undo();
                     }
                     Err(e) => {
-                        error(&format!(
+                        self.error(&format!(
                             "{e} (move {} of the list); position unchanged",
                             n + 1
                         ));
@@ -517,34 +703,42 @@ impl Uci {
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
-        let limits = match parse_go(args, &self.pos) {
-            Ok(l) => l,
-            Err(()) => return,
+        let Ok(mut limits) = parse_go(args, &self.pos, &self.out) else {
+            return;
         };
+        if self.sandbox {
+            limits.infinite = false;
+            limits.ponder = false;
+            limits.nodes = Some(limits.nodes.map_or(SANDBOX_NODES, |n| n.min(SANDBOX_NODES)));
+            limits.perft = limits.perft.map(|d| d.min(SANDBOX_PERFT_DEPTH));
+        }
         if self.searching() && limits.perft.is_none() {
             // A GUI should not send this; queue it behind the running search.
-            error("go while searching: queued until the current search ends");
+            self.error("go while searching: queued until the current search ends");
         }
-        self.busy.store(true, Ordering::SeqCst);
+        self.pending.fetch_add(1, Ordering::SeqCst);
         if let Some(depth) = limits.perft {
-            let _ = self.tx.send(Job::Perft {
+            self.send(Job::Perft {
                 pos: Box::new(self.pos.clone()),
                 depth,
             });
             return;
         }
-        self.ctl.stop.store(false, Ordering::SeqCst);
-        self.ctl.pondering.store(limits.ponder, Ordering::SeqCst);
+        let ctl = Arc::new(SearchControl::default());
+        ctl.pondering.store(limits.ponder, Ordering::SeqCst);
+        self.searches.retain(|c| Arc::strong_count(c) > 1);
+        self.searches.push(ctl.clone());
         let opts = SearchOptions {
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead,
             features: self.features,
             algorithm: self.algorithm,
         };
-        let _ = self.tx.send(Job::Go {
+        self.send(Job::Go {
             pos: Box::new(self.pos.clone()),
             limits: Box::new(limits),
             opts,
+            ctl,
             debug: self.debug,
         });
     }
@@ -590,20 +784,26 @@ const GO_KEYWORDS: [&str; 14] = [
 
 /// Parses a number for `go`: negative clock values count as 0, huge ones saturate, anything
 /// else is reported and ignored.
-fn go_number(key: &str, v: Option<&&str>) -> Option<u64> {
+fn go_number(key: &str, v: Option<&&str>, out: &Output) -> Option<u64> {
     let Some(v) = v else {
-        error(&format!("go {key} needs a value"));
+        out.error(&format!("go {key} needs a value"));
         return None;
     };
-    if let Ok(n) = v.parse::<i128>() {
-        return Some(n.clamp(0, u64::MAX as i128) as u64);
+    let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // An integer of any length: negative counts as 0, too large saturates.
+        return Some(if v.starts_with('-') {
+            0
+        } else {
+            digits.parse::<u64>().unwrap_or(u64::MAX)
+        });
     }
-    error(&format!("go {key}: '{v}' is not a number; ignored"));
+    out.error(&format!("go {key}: '{v}' is not a number; ignored"));
     None
 }
 
 /// Parses the arguments of `go` (and `perft N`).
-fn parse_go(args: &[&str], pos: &Position) -> Result<SearchLimits, ()> {
+fn parse_go(args: &[&str], pos: &Position, out: &Output) -> Result<SearchLimits, ()> {
     let mut l = SearchLimits::default();
     let mut i = 0;
     while i < args.len() {
@@ -611,12 +811,12 @@ fn parse_go(args: &[&str], pos: &Position) -> Result<SearchLimits, ()> {
         let val = args.get(i + 1);
         let mut step = 2;
         match key {
-            "wtime" => l.clock.wtime = go_number(key, val).or(l.clock.wtime),
-            "btime" => l.clock.btime = go_number(key, val).or(l.clock.btime),
-            "winc" => l.clock.winc = go_number(key, val).unwrap_or(l.clock.winc),
-            "binc" => l.clock.binc = go_number(key, val).unwrap_or(l.clock.binc),
+            "wtime" => l.clock.wtime = go_number(key, val, out).or(l.clock.wtime),
+            "btime" => l.clock.btime = go_number(key, val, out).or(l.clock.btime),
+            "winc" => l.clock.winc = go_number(key, val, out).unwrap_or(l.clock.winc),
+            "binc" => l.clock.binc = go_number(key, val, out).unwrap_or(l.clock.binc),
             "movestogo" => {
-                if let Some(n) = go_number(key, val) {
+                if let Some(n) = go_number(key, val, out) {
                     l.clock.movestogo = if n == 0 {
                         None
                     } else {
@@ -625,25 +825,25 @@ fn parse_go(args: &[&str], pos: &Position) -> Result<SearchLimits, ()> {
                 }
             }
             "depth" => {
-                if let Some(n) = go_number(key, val) {
+                if let Some(n) = go_number(key, val, out) {
                     l.depth = Some(n.clamp(1, 1000) as u32);
                 }
             }
             "nodes" => {
-                if let Some(n) = go_number(key, val) {
+                if let Some(n) = go_number(key, val, out) {
                     l.nodes = Some(n.max(1));
                 }
             }
             "mate" => {
-                if let Some(n) = go_number(key, val) {
+                if let Some(n) = go_number(key, val, out) {
                     l.mate = Some(n.clamp(1, 1000) as u32);
                 }
             }
-            "movetime" => l.movetime = go_number(key, val).or(l.movetime),
-            "perft" => match go_number(key, val) {
+            "movetime" => l.movetime = go_number(key, val, out).or(l.movetime),
+            "perft" => match go_number(key, val, out) {
                 Some(n) if (1..=20).contains(&n) => l.perft = Some(n as u32),
                 _ => {
-                    error("perft needs a depth from 1 to 20");
+                    out.error("perft needs a depth from 1 to 20");
                     return Err(());
                 }
             },
@@ -663,17 +863,100 @@ fn parse_go(args: &[&str], pos: &Position) -> Result<SearchLimits, ()> {
                     }
                     match pos.parse_uci_move(t) {
                         Ok(m) => l.searchmoves.push(m),
-                        Err(e) => error(&format!("searchmoves: {e}; ignored")),
+                        Err(e) => out.error(&format!("searchmoves: {e}; ignored")),
                     }
                     step += 1;
                 }
             }
             other => {
-                error(&format!("go: unknown parameter '{other}' ignored"));
+                out.error(&format!("go: unknown parameter '{other}' ignored"));
                 step = 1;
             }
         }
         i += step;
     }
     Ok(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sandbox() -> (Uci, Arc<Mutex<Vec<String>>>) {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        (Uci::sandboxed(Output::Capture(lines.clone())), lines)
+    }
+
+    fn take(lines: &Arc<Mutex<Vec<String>>>) -> Vec<String> {
+        std::mem::take(&mut *lines.lock().unwrap())
+    }
+
+    #[test]
+    fn go_numbers_clamp_and_saturate() {
+        let out = Output::Discard;
+        let n = |v: &str| go_number("x", Some(&v), &out);
+        assert_eq!(n("42"), Some(42));
+        assert_eq!(n("+7"), Some(7));
+        assert_eq!(n("-5"), Some(0));
+        assert_eq!(n("-99999999999999999999999999999999999999999"), Some(0));
+        assert_eq!(
+            n("99999999999999999999999999999999999999999"),
+            Some(u64::MAX)
+        );
+        for bad in ["", "-", "+", "1e9", "12ms", "--1", "0x10", "١٢"] {
+            assert_eq!(n(bad), None, "{bad}");
+        }
+        assert_eq!(go_number("x", None, &out), None);
+    }
+
+    #[test]
+    fn sandboxed_searches_answer_at_once() {
+        let (mut uci, lines) = sandbox();
+        for cmd in [
+            "go infinite",
+            "go ponder",
+            "go depth 60",
+            "go mate 30",
+            "go",
+        ] {
+            assert!(uci.command(cmd));
+            let out = take(&lines);
+            assert!(
+                out.last().is_some_and(|l| l.starts_with("bestmove ")),
+                "{cmd}: {out:?}"
+            );
+            for l in &out {
+                if let Some(n) = l.split(" nodes ").nth(1) {
+                    let n: u64 = n.split(' ').next().unwrap().parse().unwrap();
+                    assert!(n <= SANDBOX_NODES, "{l}");
+                }
+            }
+        }
+        uci.command("go perft 6");
+        let out = take(&lines);
+        assert!(out.iter().any(|l| l == "Nodes searched: 400"), "{out:?}");
+        uci.command("bench");
+        assert!(take(&lines).iter().any(|l| l.contains("error")));
+        assert!(!uci.command("quit"));
+        uci.shutdown();
+    }
+
+    #[test]
+    fn stop_and_ponderhit_without_a_search_do_nothing() {
+        let (mut uci, lines) = sandbox();
+        uci.command("stop");
+        uci.command("ponderhit");
+        assert!(take(&lines).is_empty());
+        uci.command("go depth 1");
+        assert!(take(&lines).iter().any(|l| l.starts_with("bestmove")));
+    }
+
+    #[test]
+    fn five_field_fen_is_refused() {
+        let (mut uci, lines) = sandbox();
+        uci.command("position fen 4k3/8/8/8/8/8/8/4K3 w - - 0");
+        assert!(take(&lines)[0].starts_with("info string error: malformed FEN"));
+        uci.command("position fen 4k3/8/8/8/8/8/8/4K3 w - -");
+        assert!(take(&lines).is_empty());
+    }
 }

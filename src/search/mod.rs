@@ -17,7 +17,7 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::position::{Move, Piece, Position};
-use crate::timeman::{self, TimeBounds};
+use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
 pub use stats::{Features, SearchStats};
@@ -207,6 +207,8 @@ struct RootMove {
     score: i32,
     prev_score: i32,
     pv: Vec<Move>,
+    /// Nodes searched below this move in the current iteration (for the time manager).
+    nodes: u64,
 }
 
 /// Per-ply search state.
@@ -244,7 +246,7 @@ pub struct Searcher {
     root_depth: i32,
     nmp_min_ply: usize,
     start: Instant,
-    bounds: Option<TimeBounds>,
+    time: TimeManager,
     node_limit: u64,
     stopped: bool,
     seldepth: usize,
@@ -275,7 +277,7 @@ impl Searcher {
             root_depth: 0,
             nmp_min_ply: 0,
             start: Instant::now(),
-            bounds: None,
+            time: TimeManager::unlimited(),
             node_limit: u64::MAX,
             stopped: false,
             seldepth: 0,
@@ -321,7 +323,7 @@ impl Searcher {
         let mut pos = root.clone();
         pos.clear_undo();
         self.root_ply = pos.game_ply();
-        self.bounds = timeman::bounds(limits, pos.turn(), opts.move_overhead_ms);
+        self.time = TimeManager::new(limits, pos.turn(), opts.move_overhead_ms);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
 
         let legal = pos.legal_moves();
@@ -333,6 +335,7 @@ impl Searcher {
                 score: -INFINITE,
                 prev_score: -INFINITE,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
         if root_moves.is_empty() {
@@ -365,6 +368,7 @@ impl Searcher {
             for rm in root_moves.iter_mut() {
                 rm.prev_score = rm.score;
                 rm.score = -INFINITE;
+                rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
                 let d = depth as i32;
@@ -410,9 +414,16 @@ impl Searcher {
             {
                 break;
             }
-            if !ctl.pondering.load(Ordering::Relaxed)
-                && let Some(b) = self.bounds
-                && self.elapsed_ms() >= b.soft_ms
+            // The time manager learns from every iteration; a pondering search goes on.
+            let summary = IterationSummary {
+                depth,
+                best: best.mv,
+                score: best.score,
+                best_move_nodes: best.nodes,
+                root_nodes: root_moves.iter().map(|rm| rm.nodes).sum(),
+            };
+            if self.time.iteration_done(&summary, self.elapsed_ms())
+                && !ctl.pondering.load(Ordering::Relaxed)
             {
                 break;
             }
@@ -609,9 +620,7 @@ impl Searcher {
             } else if ctl.pondering.load(Ordering::Relaxed) {
                 // Keep the clock at zero until ponderhit.
                 self.start = Instant::now();
-            } else if let Some(b) = self.bounds
-                && self.elapsed_ms() >= b.hard_ms
-            {
+            } else if self.time.out_of_time(self.elapsed_ms()) {
                 self.stopped = true;
             }
         }

@@ -63,6 +63,7 @@ impl Searcher {
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
             let quiet = !is_noisy(m) && !pos.gives_check(m);
+            let nodes_before = self.nodes();
             self.play(pos, m, 0, false);
             let ext = i32::from(self.features.check_ext && pos.is_check());
             let new_depth = depth - 1 + ext;
@@ -91,6 +92,7 @@ impl Searcher {
                 s
             };
             pos.unmake();
+            root_moves[i].nodes += self.nodes() - nodes_before;
             if self.stopped {
                 return best;
             }
