@@ -166,6 +166,9 @@ pub trait Reporter {
     fn iteration(&mut self, info: &IterationInfo);
     /// Statistics of the finished search.
     fn stats(&mut self, _stats: &SearchStats) {}
+    /// A completed iteration: its depth, the root value and the statistics of the search so
+    /// far (cumulative; the lab reads the cost of each depth from them).
+    fn iteration_done(&mut self, _depth: u32, _score: i32, _stats: &SearchStats) {}
 }
 
 /// A reporter that ignores everything (bench, tests).
@@ -403,6 +406,7 @@ impl Searcher {
             result.ponder = best.pv.get(1).copied();
             result.score = best.score;
             result.depth = depth;
+            reporter.iteration_done(depth, best.score, &self.stats);
 
             if let Some(n) = limits.mate
                 && best.score >= MATE_IN_MAX
@@ -604,16 +608,26 @@ impl Searcher {
             return true;
         }
         if nodes & 1023 == 0 {
-            if ctl.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            } else if ctl.pondering.load(Ordering::Relaxed) {
-                // Keep the clock at zero until ponderhit.
-                self.start = Instant::now();
-            } else if let Some(b) = self.bounds
-                && self.elapsed_ms() >= b.hard_ms
-            {
-                self.stopped = true;
-            }
+            self.poll_stop(ctl);
+        }
+        self.stopped
+    }
+
+    /// Checks the node budget, the stop flag and the clock now (for loops that do not count
+    /// nodes steadily, such as SSS*'s OPEN list).
+    fn poll_stop(&mut self, ctl: &SearchControl) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes() >= self.node_limit || ctl.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if ctl.pondering.load(Ordering::Relaxed) {
+            // Keep the clock at zero until ponderhit.
+            self.start = Instant::now();
+        } else if let Some(b) = self.bounds
+            && self.elapsed_ms() >= b.hard_ms
+        {
+            self.stopped = true;
         }
         self.stopped
     }

@@ -160,8 +160,10 @@ impl Searcher {
     ) -> i32 {
         // Step 0. Horizon: hand over to quiescence.
         if depth <= 0 {
+            self.stats.leaves += 1;
             return self.quiescence::<PV>(pos, alpha, beta, ply, ctl);
         }
+        self.stats.interior += 1;
         self.pv_len[ply] = 0;
         if self.check_stop(ctl) {
             return 0;

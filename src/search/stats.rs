@@ -7,6 +7,12 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Positions visited in quiescence search.
     pub qnodes: u64,
+    /// Frontier nodes: hand-overs from the main search to quiescence at depth 0 (for SSS*, the
+    /// quiescence calls at the leaves of the depth-`d` tree).
+    pub leaves: u64,
+    /// Interior nodes: main-search nodes entered with depth > 0 below the root (for SSS*, the
+    /// non-frontier nodes popped live from OPEN, terminal ones included).
+    pub interior: u64,
     /// Leaf evaluations (static evaluations actually computed).
     pub evals: u64,
     /// TT probes and hits.
@@ -55,11 +61,13 @@ impl SearchStats {
             0.0
         };
         format!(
-            "nodes {} qnodes {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
+            "nodes {} qnodes {} leaves {} interior {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
              bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
              singular {} multicut {} pruned {}",
             self.nodes,
             self.qnodes,
+            self.leaves,
+            self.interior,
             self.evals,
             self.tt_hits,
             self.tt_probes,
