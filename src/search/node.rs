@@ -202,7 +202,7 @@ impl Searcher {
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
             if !PV
-                && e.depth as i32 >= depth
+                && (e.depth as i32 == depth || (self.features.tt_deeper && e.depth as i32 > depth))
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && tt_score >= beta)
                     || (e.bound == Bound::Upper && tt_score <= alpha))
@@ -717,6 +717,7 @@ impl Searcher {
             self.stats.tt_hits += 1;
             let s = score_from_tt(e.score, ply);
             if !PV
+                && (e.depth == 0 || self.features.tt_deeper)
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && s >= beta)
                     || (e.bound == Bound::Upper && s <= alpha))

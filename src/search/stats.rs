@@ -130,12 +130,19 @@ pub struct Features {
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
     pub qs_see: bool,
+    /// TT cutoffs from entries searched deeper than needed (in quiescence: from any entry).
+    /// Off, a cutoff needs an entry of exactly the depth needed (quiescence: a quiescence
+    /// entry), so that every driver searches the same fixed-depth tree and finds the same
+    /// value; with it, a transposition reached at a greater ply (1.e3 e6 2.e4 e5 against
+    /// 1.e4 e5, king triangulations) may take a deeper result, whose value depends on which
+    /// driver stored what first.
+    pub tt_deeper: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 17] = [
+pub const FEATURE_NAMES: [&str; 18] = [
     "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "delta", "qssee",
+    "checkext", "etc", "killers", "counter", "history", "delta", "qssee", "ttdeeper",
 ];
 
 impl Default for Features {
@@ -165,11 +172,14 @@ impl Features {
             history: true,
             delta: true,
             qs_see: true,
+            tt_deeper: true,
         }
     }
 
     /// The setting of Plaat et al.: move ordering and the TT, no forward pruning, reductions
-    /// or extensions (quiescence keeps its stand-pat and capture ordering only).
+    /// or extensions (quiescence keeps its stand-pat and capture ordering only), and TT
+    /// cutoffs only from entries of exactly the needed depth, so that all drivers search one
+    /// fixed-depth tree and agree on its value (see [`Features::tt_deeper`]).
     pub fn pure() -> Features {
         Features {
             nmp: false,
@@ -189,6 +199,7 @@ impl Features {
             history: true,
             delta: false,
             qs_see: false,
+            tt_deeper: false,
         }
     }
 
@@ -211,6 +222,7 @@ impl Features {
             "history" => &mut self.history,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
+            "ttdeeper" => &mut self.tt_deeper,
             _ => return None,
         })
     }
@@ -268,6 +280,7 @@ mod tests {
         assert!(Features::parse("-nonsense").is_err());
         assert!(Features::parse("etc").is_err());
         let none = Features::parse("none").unwrap();
-        assert!(!none.lmr && !none.history && !none.killers);
+        assert!(!none.lmr && !none.history && !none.killers && !none.tt_deeper);
+        assert!(!Features::pure().tt_deeper && Features::all().tt_deeper);
     }
 }
