@@ -13,6 +13,10 @@ pub struct SearchStats {
     /// Interior nodes: main-search nodes entered with depth > 0 below the root (for SSS*, the
     /// non-frontier nodes popped live from OPEN, terminal ones included).
     pub interior: u64,
+    /// SSS*: Γ expansions (rules 2 and 3: a live interior node's first or every child added).
+    pub sss_expansions: u64,
+    /// SSS*: the most states OPEN held at once (peak over the iterations).
+    pub sss_peak_open: u64,
     /// Leaf evaluations (static evaluations actually computed).
     pub evals: u64,
     /// TT probes and hits.
@@ -63,7 +67,7 @@ impl SearchStats {
         format!(
             "nodes {} qnodes {} leaves {} interior {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
              bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
-             singular {} multicut {} pruned {}",
+             singular {} multicut {} pruned {} sssexp {} ssspeak {}",
             self.nodes,
             self.qnodes,
             self.leaves,
@@ -87,7 +91,9 @@ impl SearchStats {
             self.etc_cutoffs,
             self.singular_extensions,
             self.multi_cuts,
-            self.moves_pruned
+            self.moves_pruned,
+            self.sss_expansions,
+            self.sss_peak_open
         )
     }
 }
