@@ -1,12 +1,70 @@
-//! Stockman's SSS* over the chess tree (the `SSS` driver): same values as PVS and MT-SSS* in
-//! `Features::pure()` mode, mates, draw rules, the memory cap, determinism, searchmoves.
+//! The chess lab: in `Features::pure()` mode every root driver, Stockman's SSS* included,
+//! searches the same fixed-depth tree and must return the same root value; and the `SSS`
+//! driver on its own (mates, draw rules, memory cap, determinism, searchmoves).
 
 use nullwindow::bench;
+use nullwindow::lab::chess::{Mode, REFERENCE, Row, markdown_table, measure, parse_positions};
 use nullwindow::limits::SearchLimits;
 use nullwindow::position::Position;
 use nullwindow::search::{
     Algorithm, Features, SearchControl, SearchOptions, SearchResult, Searcher, SilentReporter,
 };
+
+fn bench_positions() -> Vec<Position> {
+    let p = parse_positions(bench::BENCH_EPD).expect("bench positions parse");
+    assert_eq!(p.len(), bench::positions().len());
+    p
+}
+
+/// Fails with the tables of the offending depths when a driver disagrees.
+fn assert_all_agree(rows: &[Row], n: usize) {
+    let bad: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.agree != n || r.positions != n)
+        .collect();
+    if !bad.is_empty() {
+        let mut depths: Vec<u32> = bad.iter().map(|r| r.depth).collect();
+        depths.dedup();
+        let tables: Vec<String> = depths
+            .iter()
+            .map(|&d| markdown_table(rows, d, REFERENCE))
+            .collect();
+        panic!("drivers disagree:\n{}", tables.join("\n"));
+    }
+}
+
+#[test]
+fn pure_mode_every_driver_agrees_on_every_bench_position_depth_1_to_4() {
+    let pos = bench_positions();
+    let rows = measure(
+        &pos,
+        &Algorithm::ALL,
+        REFERENCE,
+        Mode::Pure,
+        1..=4,
+        16,
+        &mut |_, _| {},
+    );
+    assert_eq!(rows.len(), 4 * Algorithm::ALL.len());
+    assert_all_agree(&rows, pos.len());
+}
+
+/// Depths 5 and 6 take long (SSS* above all): `make lab-check`.
+#[test]
+#[ignore]
+fn pure_mode_every_driver_agrees_on_every_bench_position_depth_5_and_6() {
+    let pos = bench_positions();
+    let rows = measure(
+        &pos,
+        &Algorithm::ALL,
+        REFERENCE,
+        Mode::Pure,
+        5..=6,
+        16,
+        &mut |_, _| {},
+    );
+    assert_all_agree(&rows, pos.len());
+}
 
 fn search(fen: &str, algorithm: Algorithm, depth: u32) -> SearchResult {
     let pos = Position::from_fen(fen, false).expect("test FEN");
@@ -148,4 +206,55 @@ fn sss_honours_searchmoves() {
         &mut SilentReporter,
     );
     assert_eq!(r.best, Some(only));
+}
+
+#[test]
+fn lab_command_writes_tables_csv_and_svg_and_refuses_bad_input() {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_nullwindow");
+    let dir = std::env::temp_dir().join(format!("nullwindow-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let csv = dir.join("lab.csv");
+    let svg = dir.join("lab.svg");
+    let out = Command::new(exe)
+        .args(["lab", "--pure", "--depth", "1-2", "--positions", "3", "-q"])
+        .arg(format!("--csv={}", csv.display()))
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .expect("run lab");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("### depth 2 (pure mode, 3 positions, hash 16 MB)"),
+        "{text}"
+    );
+    assert!(text.contains("| SSS | 3/3 |"), "{text}");
+    let rows = std::fs::read_to_string(&csv).expect("csv written");
+    assert_eq!(rows.lines().count(), 1 + 2 * Algorithm::ALL.len());
+    assert!(rows.starts_with("mode,depth,hash_mb,algorithm,"));
+    let chart = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(chart.contains("<polyline") && chart.contains("MTDUAL"));
+
+    let sweep = Command::new(exe)
+        .args(["lab", "--tt-sweep", "--depth", "2", "--positions", "2"])
+        .args(["--hashes", "1,2", "-q"])
+        .output()
+        .expect("run sweep");
+    assert!(sweep.status.success());
+    let text = String::from_utf8_lossy(&sweep.stdout);
+    assert!(text.contains("| 2 | MTSSS | 2/2 |"), "{text}");
+
+    for bad in [
+        &["lab", "--depth", "3-1"][..],
+        &["lab", "--algorithms", "PVS,Nonsense"],
+        &["lab", "--epd", "/nonexistent/file.epd"],
+        &["lab", "--hash", "0"],
+        &["lab", "--frobnicate"],
+    ] {
+        let out = Command::new(exe).args(bad).output().expect("run lab");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
