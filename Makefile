@@ -6,7 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak
+.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak lab lab-check lab-tt
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -35,6 +35,31 @@ perft-full:
 perft-bench: build
 	$(BIN) perft-bench 6
 	$(BIN) perft-bench 5 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
+
+# The chess lab (long: run when the CPU is free): every search driver at fixed depths on the
+# bench positions, pure and engine modes, as Markdown tables, CSV and an SVG chart in docs/lab/.
+LAB_DEPTH ?= 1-6
+LAB_ENGINE_DEPTH ?= 1-6
+LAB_HASH ?= 16
+lab: build
+	mkdir -p docs/lab
+	$(BIN) lab --pure --depth $(LAB_DEPTH) --hash $(LAB_HASH) \
+		--csv docs/lab/pure.csv --svg docs/lab/pure.svg > docs/lab/pure.md
+	$(BIN) lab --engine --depth $(LAB_ENGINE_DEPTH) --hash $(LAB_HASH) \
+		--csv docs/lab/engine.csv --svg docs/lab/engine.svg > docs/lab/engine.md
+
+# MT-SSS*, MTD(f) and PVS at one depth over hash sizes 1..256 MB (pure mode), into docs/lab/.
+LAB_TT_DEPTH ?= 5
+lab-tt: build
+	mkdir -p docs/lab
+	$(BIN) lab --tt-sweep --pure --depth $(LAB_TT_DEPTH) --csv docs/lab/tt-sweep.csv \
+		> docs/lab/tt-sweep.md
+
+# Pure mode: every driver returns the same value on every bench position at depths 5 and 6
+# (depths 1-4 are part of `make test`). Long: SSS* dominates (its leaves need exact quiescence
+# values; depth 5 on the first 10 bench positions alone took about a minute of CPU).
+lab-check:
+	$(CARGO) test --profile release-test --locked --test lab_chess -- --ignored --nocapture
 
 lint:
 	$(CARGO) fmt --check

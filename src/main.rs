@@ -18,6 +18,10 @@ USAGE:
     nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]
                    [--svg FILE] [--guess N]
                                     the minimax family on an explicit game tree (docs/lab-trees.md)
+    nullwindow lab [--pure|--engine] [--depth A-B] [--hash MB] [--epd FILE] [--positions N]
+                   [--algorithms LIST] [--csv FILE] [--svg FILE] [--tt-sweep [--hashes LIST]]
+                                    every search driver at fixed depths on the bench positions:
+                                    value agreement and node counts (lab --help)
     nullwindow --help | --version
 ";
 
@@ -41,6 +45,10 @@ fn main() -> ExitCode {
         },
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
         Some("sss") => match nullwindow::lab::cli::run_sss_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+        Some("lab") => match nullwindow::lab::chess::run_lab_cli(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },

@@ -351,3 +351,52 @@ fn d_and_eval_commands() {
     e.send("eval");
     e.expect("Static evaluation");
 }
+
+#[test]
+fn sss_driver_plays_on_the_clock_and_stops_at_once() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let combo = e.expect("option name SearchAlgorithm");
+    assert!(combo.ends_with(" var SSS"), "{combo}");
+    e.send("setoption name SearchAlgorithm value SSS");
+    e.send(&format!("position fen {KIWIPETE}"));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = Instant::now();
+    e.send("stop");
+    let bm = e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(is_legal(KIWIPETE, false, &bestmove(&bm)));
+
+    // The same node budget twice gives the same move.
+    let mut fixed = Vec::new();
+    for _ in 0..2 {
+        e.send("ucinewgame");
+        e.send("position startpos");
+        e.send("go nodes 20000");
+        fixed.push(bestmove(&e.expect("bestmove")));
+    }
+    assert_eq!(fixed[0], fixed[1]);
+
+    // A short game on the clock: every move legal and in time.
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..8 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let t = Instant::now();
+        e.send("go wtime 1500 btime 1500 winc 20 binc 20");
+        let mv = bestmove(&e.expect("bestmove"));
+        assert!(
+            t.elapsed() < Duration::from_millis(800),
+            "{:?}",
+            t.elapsed()
+        );
+        let m = pos.parse_uci_move(&mv).expect("legal bestmove");
+        pos.make(m);
+        moves.push(mv);
+    }
+}

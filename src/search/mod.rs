@@ -2,14 +2,17 @@
 //! node search, a Zobrist transposition table and a quiescence search.
 //!
 //! `mod.rs` is the driver (iterative deepening, aspiration, MultiPV, reporting); `node.rs`
-//! holds the node search in numbered steps; `params.rs` every margin; `stats.rs` the counters
-//! and technique switches. The search never prints: it reports through the [`Reporter`]
+//! holds the node search in numbered steps; `sss.rs` Stockman's OPEN-list SSS* over the
+//! chess tree (the `SSS` driver); `params.rs` every margin; `stats.rs` the counters and
+//! technique switches. The search never prints: it reports through the [`Reporter`]
 //! trait, and the UCI layer turns reports into `info` lines.
 
 mod node;
 pub mod params;
+pub mod sss;
 pub mod stats;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -72,11 +75,14 @@ pub enum Algorithm {
     MtSss,
     /// MT-DUAL*: MT searches from -infinity upwards.
     MtDual,
+    /// Stockman's SSS* with an explicit OPEN list over the tree cut at the iteration depth
+    /// (quiescence at the leaves), no TT inside the tree (see [`sss`]).
+    Sss,
 }
 
 impl Algorithm {
     /// Every driver, in the order of the UCI combo.
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Pvs,
         Algorithm::AlphaBeta,
         Algorithm::AspirationPvs,
@@ -84,6 +90,7 @@ impl Algorithm {
         Algorithm::MtdBi,
         Algorithm::MtSss,
         Algorithm::MtDual,
+        Algorithm::Sss,
     ];
 
     /// UCI name.
@@ -96,6 +103,7 @@ impl Algorithm {
             Algorithm::MtdBi => "MTDbi",
             Algorithm::MtSss => "MTSSS",
             Algorithm::MtDual => "MTDUAL",
+            Algorithm::Sss => "SSS",
         }
     }
 
@@ -112,6 +120,12 @@ impl Algorithm {
             self,
             Algorithm::MtdF | Algorithm::MtdBi | Algorithm::MtSss | Algorithm::MtDual
         )
+    }
+
+    /// Whether the driver finds one root value per iteration (no MultiPV): the MT drivers and
+    /// SSS*.
+    pub fn single_value(self) -> bool {
+        self.is_mt() || self == Algorithm::Sss
     }
 }
 
@@ -166,6 +180,9 @@ pub trait Reporter {
     fn iteration(&mut self, info: &IterationInfo);
     /// Statistics of the finished search.
     fn stats(&mut self, _stats: &SearchStats) {}
+    /// A completed iteration: its depth, the root value and the statistics of the search so
+    /// far (cumulative; the lab reads the cost of each depth from them).
+    fn iteration_done(&mut self, _depth: u32, _score: i32, _stats: &SearchStats) {}
 }
 
 /// A reporter that ignores everything (bench, tests).
@@ -253,6 +270,11 @@ pub struct Searcher {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
+    /// SSS*: the move that solved each position in earlier iterations of this search (packed),
+    /// for move ordering.
+    sss_hints: HashMap<u64, u16>,
+    /// SSS*: most states an iteration may hold ([`sss::SSS_MAX_STATES`] by default).
+    sss_max_states: usize,
 }
 
 impl Searcher {
@@ -284,6 +306,8 @@ impl Searcher {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr,
+            sss_hints: HashMap::new(),
+            sss_max_states: sss::SSS_MAX_STATES,
         }
     }
 
@@ -292,6 +316,12 @@ impl Searcher {
         self.tt.clear();
         self.history.clear();
         self.evaluator.clear();
+    }
+
+    /// Sets the most states an SSS* iteration may hold before it is abandoned (default
+    /// [`sss::SSS_MAX_STATES`]; at least 1).
+    pub fn set_sss_max_states(&mut self, states: usize) {
+        self.sss_max_states = states.max(1);
     }
 
     /// Nodes searched by the last (or current) search.
@@ -313,6 +343,7 @@ impl Searcher {
         self.stopped = false;
         self.features = opts.features;
         self.nmp_min_ply = 0;
+        self.sss_hints.clear();
         self.tt.new_search();
         for f in self.stack.iter_mut() {
             *f = Frame {
@@ -351,7 +382,7 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         // The null-window drivers find one value per iteration: MultiPV needs a window driver.
-        let multipv = if opts.algorithm.is_mt() {
+        let multipv = if opts.algorithm.single_value() {
             1
         } else {
             opts.multipv.clamp(1, root_moves.len())
@@ -391,6 +422,7 @@ impl Searcher {
                     Algorithm::MtdF | Algorithm::MtdBi | Algorithm::MtSss | Algorithm::MtDual => {
                         self.mtd(&mut pos, &mut root_moves, d, opts.algorithm, ctl)
                     }
+                    Algorithm::Sss => self.sss(&mut pos, &mut root_moves, d, ctl),
                 }
                 if self.stopped {
                     break;
@@ -407,6 +439,7 @@ impl Searcher {
             result.ponder = best.pv.get(1).copied();
             result.score = best.score;
             result.depth = depth;
+            reporter.iteration_done(depth, best.score, &self.stats);
 
             if let Some(n) = limits.mate
                 && best.score >= MATE_IN_MAX
@@ -615,14 +648,24 @@ impl Searcher {
             return true;
         }
         if nodes & 1023 == 0 {
-            if ctl.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            } else if ctl.pondering.load(Ordering::Relaxed) {
-                // Keep the clock at zero until ponderhit.
-                self.start = Instant::now();
-            } else if self.time.out_of_time(self.elapsed_ms()) {
-                self.stopped = true;
-            }
+            self.poll_stop(ctl);
+        }
+        self.stopped
+    }
+
+    /// Checks the node budget, the stop flag and the clock now (for loops that do not count
+    /// nodes steadily, such as SSS*'s OPEN list).
+    fn poll_stop(&mut self, ctl: &SearchControl) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes() >= self.node_limit || ctl.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if ctl.pondering.load(Ordering::Relaxed) {
+            // Keep the clock at zero until ponderhit.
+            self.start = Instant::now();
+        } else if self.time.out_of_time(self.elapsed_ms()) {
+            self.stopped = true;
         }
         self.stopped
     }

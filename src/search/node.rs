@@ -162,8 +162,10 @@ impl Searcher {
     ) -> i32 {
         // Step 0. Horizon: hand over to quiescence.
         if depth <= 0 {
+            self.stats.leaves += 1;
             return self.quiescence::<PV>(pos, alpha, beta, ply, ctl);
         }
+        self.stats.interior += 1;
         self.pv_len[ply] = 0;
         if self.check_stop(ctl) {
             return 0;
@@ -202,7 +204,7 @@ impl Searcher {
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
             if !PV
-                && e.depth as i32 >= depth
+                && (e.depth as i32 == depth || (self.features.tt_deeper && e.depth as i32 > depth))
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && tt_score >= beta)
                     || (e.bound == Bound::Upper && tt_score <= alpha))
@@ -720,6 +722,7 @@ impl Searcher {
             self.stats.tt_hits += 1;
             let s = score_from_tt(e.score, ply);
             if !PV
+                && (e.depth == 0 || self.features.tt_deeper)
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && s >= beta)
                     || (e.bound == Bound::Upper && s <= alpha))

@@ -7,6 +7,16 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Positions visited in quiescence search.
     pub qnodes: u64,
+    /// Frontier nodes: hand-overs from the main search to quiescence at depth 0 (for SSS*, the
+    /// quiescence calls at the leaves of the depth-`d` tree).
+    pub leaves: u64,
+    /// Interior nodes: main-search nodes entered with depth > 0 below the root (for SSS*, the
+    /// non-frontier nodes popped live from OPEN, terminal ones included).
+    pub interior: u64,
+    /// SSS*: Γ expansions (rules 2 and 3: a live interior node's first or every child added).
+    pub sss_expansions: u64,
+    /// SSS*: the most states OPEN held at once (peak over the iterations).
+    pub sss_peak_open: u64,
     /// Leaf evaluations (static evaluations actually computed).
     pub evals: u64,
     /// TT probes and hits.
@@ -55,11 +65,13 @@ impl SearchStats {
             0.0
         };
         format!(
-            "nodes {} qnodes {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
+            "nodes {} qnodes {} leaves {} interior {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
              bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
-             singular {} multicut {} pruned {}",
+             singular {} multicut {} pruned {} sssexp {} ssspeak {}",
             self.nodes,
             self.qnodes,
+            self.leaves,
+            self.interior,
             self.evals,
             self.tt_hits,
             self.tt_probes,
@@ -79,7 +91,9 @@ impl SearchStats {
             self.etc_cutoffs,
             self.singular_extensions,
             self.multi_cuts,
-            self.moves_pruned
+            self.moves_pruned,
+            self.sss_expansions,
+            self.sss_peak_open
         )
     }
 }
@@ -122,12 +136,19 @@ pub struct Features {
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
     pub qs_see: bool,
+    /// TT cutoffs from entries searched deeper than needed (in quiescence: from any entry).
+    /// Off, a cutoff needs an entry of exactly the depth needed (quiescence: a quiescence
+    /// entry), so that every driver searches the same fixed-depth tree and finds the same
+    /// value; with it, a transposition reached at a greater ply (1.e3 e6 2.e4 e5 against
+    /// 1.e4 e5, king triangulations) may take a deeper result, whose value depends on which
+    /// driver stored what first.
+    pub tt_deeper: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 17] = [
+pub const FEATURE_NAMES: [&str; 18] = [
     "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "delta", "qssee",
+    "checkext", "etc", "killers", "counter", "history", "delta", "qssee", "ttdeeper",
 ];
 
 impl Default for Features {
@@ -157,11 +178,14 @@ impl Features {
             history: true,
             delta: true,
             qs_see: true,
+            tt_deeper: true,
         }
     }
 
     /// The setting of Plaat et al.: move ordering and the TT, no forward pruning, reductions
-    /// or extensions (quiescence keeps its stand-pat and capture ordering only).
+    /// or extensions (quiescence keeps its stand-pat and capture ordering only), and TT
+    /// cutoffs only from entries of exactly the needed depth, so that all drivers search one
+    /// fixed-depth tree and agree on its value (see [`Features::tt_deeper`]).
     pub fn pure() -> Features {
         Features {
             nmp: false,
@@ -181,6 +205,7 @@ impl Features {
             history: true,
             delta: false,
             qs_see: false,
+            tt_deeper: false,
         }
     }
 
@@ -203,6 +228,7 @@ impl Features {
             "history" => &mut self.history,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
+            "ttdeeper" => &mut self.tt_deeper,
             _ => return None,
         })
     }
@@ -260,6 +286,7 @@ mod tests {
         assert!(Features::parse("-nonsense").is_err());
         assert!(Features::parse("etc").is_err());
         let none = Features::parse("none").unwrap();
-        assert!(!none.lmr && !none.history && !none.killers);
+        assert!(!none.lmr && !none.history && !none.killers && !none.tt_deeper);
+        assert!(!Features::pure().tt_deeper && Features::all().tt_deeper);
     }
 }
