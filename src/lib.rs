@@ -2,7 +2,8 @@
 //!
 //! Layers, each depending only on those below it:
 //! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`.
-//! `lab` (explicit game trees and the minimax family on them) stands apart from the engine.
+//! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
+//! does the tool `tune` (Texel tuning of the evaluation weights).
 
 pub mod bench;
 pub mod eval;
@@ -14,4 +15,5 @@ pub mod position;
 pub mod search;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod uci;
