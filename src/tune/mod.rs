@@ -14,7 +14,8 @@
 //! weights, so their gradient goes through the chain rule. Fixed per position: phase, scale
 //! factor and whether the king-danger gates pass (all decided with the built-in weights). The
 //! float `E` differs from the engine's integer evaluation only by the engine's truncating
-//! divisions (under 1 cp for the taper, under 1 cp per king for the danger's `/10`).
+//! divisions (under 1 cp for the taper and under 1 cp per king for each of the danger's `/10`
+//! and `/4`), so by less than 3 cp.
 //!
 //! Steps: fit `K` to the built-in weights by a 1-D search ([`fit_k`]), then minimise the MSE
 //! over all weights at once by full-batch gradient descent with Adam ([`Adam`]), the gradient
@@ -22,7 +23,9 @@
 //! deterministic 10% of the positions (by FEN hash) is held out for validation. The result is
 //! written as a new `params.rs` ([`params_file`]), rounded to integers, after moving the mean
 //! drift of each piece-square and mobility table into the piece value (which changes no
-//! evaluation, see [`normalise`]).
+//! evaluation, see [`normalise`]). An optional L2 penalty towards the built-in weights
+//! ([`regularise`], `--reg`) keeps rarely seen weights, and combinations of weights that
+//! always fire together, from wandering.
 
 pub mod data;
 pub mod params_file;
@@ -271,6 +274,18 @@ pub fn fit_k(d: &Dataset, w: &[[f64; 2]], threads: usize) -> f64 {
     (a + b) / 2.0
 }
 
+/// Adds the gradient of `reg · Σ (w − start)²` to `g`.
+pub fn regularise(g: &mut [[f64; 2]], w: &[[f64; 2]], start: &[[f64; 2]], reg: f64) {
+    if reg == 0.0 {
+        return;
+    }
+    for ((gi, wi), si) in g.iter_mut().zip(w).zip(start) {
+        for h in 0..2 {
+            gi[h] += 2.0 * reg * (wi[h] - si[h]);
+        }
+    }
+}
+
 /// Adam: per-weight step sizes from running means of the gradient and its square.
 #[derive(Clone, Debug)]
 pub struct Adam {
@@ -380,6 +395,8 @@ pub struct TuneOptions {
     pub k: Option<f64>,
     /// Also write the output every this many epochs (0: only at the end).
     pub save_every: usize,
+    /// L2 penalty on the distance from the built-in weights (0: none).
+    pub reg: f64,
 }
 
 impl Default for TuneOptions {
@@ -393,6 +410,7 @@ impl Default for TuneOptions {
             out: "params-tuned.rs".to_string(),
             k: None,
             save_every: 0,
+            reg: 0.0,
         }
     }
 }
@@ -410,6 +428,8 @@ usage: nullwindow tune --data FILE [options]
   --k X             sigmoid scale K (default: fitted to the built-in weights)
   --out FILE        where the tuned params.rs goes (default params-tuned.rs)
   --save-every N    also write FILE every N epochs (default: only at the end)
+  --reg X           add X·Σ(w − w_built_in)² to the error (default 0): keeps weights the data
+                    barely sees, and directions it cannot see at all, near their start
   -h, --help        this text
 
 A deterministic 10% of the positions (by FEN hash) is the validation set. Each epoch prints
@@ -444,6 +464,14 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
             "--threads" => o.threads = num(value()?)?.max(1),
             "--limit" => o.limit = Some(num(value()?)?),
             "--save-every" => o.save_every = num(value()?)?,
+            "--reg" => {
+                let v = value()?;
+                o.reg = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| format!("--reg: '{v}' is not a number ≥ 0"))?;
+            }
             "--lr" | "--k" => {
                 let v = value()?;
                 let x = v
@@ -511,6 +539,12 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         Some(k) => k,
         None => fit_k(&train, &w, o.threads),
     };
+    if o.reg > 0.0 {
+        println!(
+            "L2 penalty {} on the distance from the built-in weights",
+            o.reg
+        );
+    }
     println!(
         "K = {k:.4} ({}, {:.1} s)",
         if o.k.is_some() { "given" } else { "fitted" },
@@ -521,7 +555,8 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
     let tuning = Instant::now();
     println!("epoch      train MSE   validation MSE   seconds");
     for epoch in 0..o.epochs {
-        let (g, train_mse) = gradient(&train, &w, k, o.threads);
+        let (mut g, train_mse) = gradient(&train, &w, k, o.threads);
+        regularise(&mut g, &w, &reference, o.reg);
         let val_mse = mse(&val, &w, k, o.threads);
         println!(
             "{epoch:5}   {train_mse:12.7}   {val_mse:14.7}   {:7.1}",
@@ -665,6 +700,15 @@ mod tests {
     }
 
     #[test]
+    fn regularisation_pulls_towards_the_start() {
+        let start = vec![[10.0, -4.0]; 3];
+        let w = vec![[12.0, -4.0], [10.0, 0.0], [10.0, -4.0]];
+        let mut g = vec![[0.0; 2]; 3];
+        regularise(&mut g, &w, &start, 0.5);
+        assert_eq!(g, vec![[2.0, 0.0], [0.0, 4.0], [0.0, 0.0]]);
+    }
+
+    #[test]
     fn normalising_changes_no_evaluation() {
         let d = bench_set();
         let reference = float_weights(&weights());
@@ -705,5 +749,10 @@ mod tests {
         assert!(parse_args(&a("--data x --epochs")).is_err());
         assert!(parse_args(&a("--data x --bogus 1")).is_err());
         assert!(parse_args(&a("--help")).expect("help").is_none());
+        assert!(parse_args(&a("--data x --reg -1")).is_err());
+        let o = parse_args(&a("--data x --reg 1e-7"))
+            .expect("parse")
+            .expect("options");
+        assert_eq!(o.reg, 1e-7);
     }
 }
