@@ -2,9 +2,12 @@
 //!
 //! Layers, each depending only on those below it:
 //! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`.
-//! `lab` (explicit game trees and the minimax family on them) stands apart from the engine.
+//! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
+//! do the tools `tune` (Texel tuning of the evaluation weights) and `datagen` (self-play games
+//! that label quiet positions for it).
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod history;
 pub mod lab;
@@ -14,4 +17,5 @@ pub mod position;
 pub mod search;
 pub mod timeman;
 pub mod tt;
+pub mod tune;
 pub mod uci;

@@ -1,4 +1,5 @@
-//! Command line: `nullwindow` speaks UCI; subcommands run bench, perft and the lab tools.
+//! Command line: `nullwindow` speaks UCI; subcommands run bench, perft, the tuning tools
+//! (datagen, tune) and the lab tools.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -15,6 +16,11 @@ USAGE:
     nullwindow bench [DEPTH]        search the bench positions; last line 'N nodes M nps'
     nullwindow perft DEPTH [FEN]    count leaf nodes (Chess960 FENs with --960)
     nullwindow perft-bench DEPTH [FEN]  perft speed next to a bare shakmaty::perft
+    nullwindow datagen --openings FILE [--games N] [--out FILE] [--threads N] [--seed S]
+                   [--nodes N | --depth D] [--margin CP]
+                                    self-play games; writes labelled quiet positions
+    nullwindow tune --data FILE [--epochs N] [--lr X] [--threads N] [--limit N] [--out FILE]
+                                    Texel-tune the evaluation weights; writes a new params.rs
     nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]
                    [--svg FILE] [--guess N]
                                     the minimax family on an explicit game tree (docs/lab-trees.md)
@@ -44,6 +50,14 @@ fn main() -> ExitCode {
             Some(_) => fail("bench takes a depth from 1 to 63"),
         },
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
+        Some("datagen") => match nullwindow::datagen::run_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+        Some("tune") => match nullwindow::tune::run_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
         Some("sss") => match nullwindow::lab::cli::run_sss_cli(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),

@@ -1,7 +1,8 @@
-//! Evaluation: colour symmetry, the cached evaluator agreeing with the stateless one, and a few
-//! sanity values.
+//! Evaluation: colour symmetry, the cached evaluator agreeing with the stateless one, the
+//! tuning trace reproducing the evaluation, and a few sanity values.
 
-use nullwindow::eval::{Evaluator, evaluate, phase};
+use nullwindow::eval::trace::{EvalTrace, NUM_WEIGHTS, weights};
+use nullwindow::eval::{Evaluator, evaluate, evaluate_traced, phase};
 use nullwindow::position::{Position, START_FEN};
 use shakmaty::Setup;
 use shakmaty::fen::{Fen, LossyFenError};
@@ -185,4 +186,51 @@ fn exposed_king_is_worse() {
         exposed > sheltered,
         "exposed {exposed} sheltered {sheltered}"
     );
+}
+
+#[test]
+fn trace_reproduces_the_evaluation_exactly() {
+    // The trace recomputes the evaluation from the coefficients in the engine's integer
+    // arithmetic, so with the engine's weights it must match to the centipawn.
+    let w = weights();
+    assert_eq!(w.len(), NUM_WEIGHTS);
+    let mut trace = EvalTrace::new();
+    let (mut checked, mut with_danger) = (0, 0);
+    for fen in all_fens() {
+        let p = pos(&fen);
+        let stm = evaluate_traced(&p, &mut trace);
+        assert_eq!(stm, evaluate(&p), "{fen}: traced evaluation differs");
+        let white = if p.turn() == shakmaty::Color::White {
+            stm
+        } else {
+            -stm
+        };
+        assert_eq!(trace.white_eval(&w), white, "{fen}: trace {trace:?}");
+        assert_eq!(trace.phase, phase(&p), "{fen}");
+        checked += 1;
+        with_danger += usize::from(trace.danger.iter().any(|&d| d));
+    }
+    assert!(checked > 180, "only {checked} positions");
+    assert!(
+        with_danger > 5,
+        "king danger fired in only {with_danger} positions"
+    );
+}
+
+#[test]
+fn trace_counts_white_minus_black() {
+    // The start position is symmetric: every linear coefficient cancels except the tempo.
+    let mut trace = EvalTrace::new();
+    evaluate_traced(&Position::startpos(), &mut trace);
+    let nonzero: Vec<usize> = (0..NUM_WEIGHTS).filter(|&i| trace.linear[i] != 0).collect();
+    assert_eq!(nonzero.len(), 1, "{nonzero:?}");
+    assert_eq!(
+        nullwindow::eval::trace::weight_name(nonzero[0]),
+        "TEMPO",
+        "only the tempo is left"
+    );
+    // Black to move: the tempo counts for Black.
+    let black = pos(&START_FEN.replace(" w ", " b "));
+    evaluate_traced(&black, &mut trace);
+    assert_eq!(trace.linear[nonzero[0]], -1);
 }

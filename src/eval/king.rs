@@ -2,6 +2,7 @@
 //! king danger from enemy pieces attacking the king zone (non-linear in the attack units).
 
 use super::params::*;
+use super::trace::{Group, Trace, king_danger};
 use super::{EvalInfo, Score, ci, non_pawn_material, piece_square};
 use crate::position::{Bitboard, Board, Color, Role, Square, attacks};
 
@@ -27,14 +28,15 @@ fn ranks_in_front(c: Color, rank: u32) -> Bitboard {
 }
 
 /// King terms of colour `us` (from `us`'s view): needs the attack maps of both sides.
-pub(super) fn evaluate(b: &Board, us: Color, info: &EvalInfo) -> Score {
+pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &EvalInfo, tr: &mut T) -> Score {
     let ksq = info.king_sq[ci(us)];
-    piece_square(Role::King, us, ksq) + shelter(us, ksq, info) - danger(b, us, ksq, info)
+    piece_square(Role::King, us, ksq, tr) + shelter(us, ksq, info, tr)
+        - danger(b, us, ksq, info, tr)
 }
 
 /// Pawn shield and open files on the king's file and its neighbours.
 #[inline]
-fn shelter(us: Color, ksq: Square, info: &EvalInfo) -> Score {
+fn shelter<T: Trace>(us: Color, ksq: Square, info: &EvalInfo, tr: &mut T) -> Score {
     let own = info.pawns[ci(us)];
     let theirs = info.pawns[ci(!us)];
     let in_front = own & ranks_in_front(us, ksq.rank() as u32);
@@ -48,22 +50,27 @@ fn shelter(us: Color, ksq: Square, info: &EvalInfo) -> Score {
             Color::Black => shield.last(),
         };
         let dist = nearest.map_or(0, |p| (p.rank() as i32 - ksq.rank() as i32).unsigned_abs());
-        score += KING_SHIELD[(dist as usize).min(3)];
+        let shield_idx = (dist as usize).min(3);
+        score += KING_SHIELD[shield_idx];
+        tr.term(us, Group::KingShield, shield_idx, 1);
         if (own & file).is_empty() {
-            score += if (theirs & file).is_empty() {
-                KING_OPEN_FILE
+            if (theirs & file).is_empty() {
+                score += KING_OPEN_FILE;
+                tr.term(us, Group::KingOpenFile, 0, 1);
             } else {
-                KING_SEMI_OPEN_FILE
-            };
+                score += KING_SEMI_OPEN_FILE;
+                tr.term(us, Group::KingSemiOpenFile, 0, 1);
+            }
         }
     }
     score
 }
 
 /// King danger against the `us` king (a positive penalty), from the tallies the enemy's piece
-/// walk gathered plus safe checks and weak king-zone squares.
+/// walk gathered plus safe checks and weak king-zone squares. Reports to `tr` whether it
+/// counts and the units it adds (the piece walk reported the others).
 #[inline]
-fn danger(b: &Board, us: Color, ksq: Square, info: &EvalInfo) -> Score {
+fn danger<T: Trace>(b: &Board, us: Color, ksq: Square, info: &EvalInfo, tr: &mut T) -> Score {
     let them = !us;
     let (u, t) = (ci(us), ci(them));
     if info.king_attackers[t] < KING_DANGER_MIN_ATTACKERS {
@@ -74,6 +81,7 @@ fn danger(b: &Board, us: Color, ksq: Square, info: &EvalInfo) -> Score {
         return Score::default();
     }
 
+    tr.danger(us);
     let mut units = info.king_attack_units[t];
 
     // Zone squares the enemy attacks that only our king (or nothing) defends.
@@ -81,6 +89,7 @@ fn danger(b: &Board, us: Color, ksq: Square, info: &EvalInfo) -> Score {
     let defended = ab[0] | ab[1] | ab[2] | ab[3] | ab[4];
     let weak = info.king_zone[u] & info.attacked[t] & !defended;
     units += KING_WEAK_SQUARE_UNITS * weak.count() as i32;
+    tr.units(us, Group::KingWeakSquareUnits, 0, weak.count() as i32);
 
     // Checks from squares we do not attack and that hold no enemy piece.
     let safe = !(info.attacked[u] | b.by_color(them));
@@ -95,14 +104,15 @@ fn danger(b: &Board, us: Color, ksq: Square, info: &EvalInfo) -> Score {
         (diag | line) & their[Role::Queen as usize - 1],
     ];
     for (i, c) in checks.into_iter().enumerate() {
-        units += KING_SAFE_CHECK_UNITS[i] * (c & safe).count() as i32;
+        let n = (c & safe).count() as i32;
+        units += KING_SAFE_CHECK_UNITS[i] * n;
+        tr.units(us, Group::KingSafeCheckUnits, i, n);
     }
 
     if their_queens.is_empty() {
         units += KING_NO_QUEEN_UNITS;
+        tr.units(us, Group::KingNoQueenUnits, 0, 1);
     }
 
-    let mg = units.0.clamp(0, KING_DANGER_MAX_UNITS);
-    let eg = units.1.max(0);
-    Score(mg * mg / KING_DANGER_DIVISOR, eg / KING_DANGER_EG_DIVISOR)
+    king_danger(units)
 }

@@ -14,14 +14,20 @@
 //!
 //! [`Evaluator`] owns the pawn hash table; the search holds one. The free function
 //! [`evaluate`] gives the same value without a cache, for callers that hold no state.
+//!
+//! Every term also reports the weights it used to a [`trace::Trace`]: the engine's tracer
+//! does nothing, the tuner's ([`evaluate_traced`]) records the evaluation as a function of
+//! the weights (see [`trace`]).
 
 mod endgame;
 mod king;
 pub mod params;
 mod pawns;
 mod pieces;
+pub mod trace;
 
 use crate::position::{Bitboard, Board, Color, Position, Role, Square, attacks};
+use trace::{EvalTrace, Group, NoTrace, Trace};
 
 pub use params::PIECE_VALUE;
 
@@ -88,11 +94,24 @@ const PST: [&[Score; 64]; 6] = [
     &params::KING_PST,
 ];
 
+/// Piece-square table groups by role (pawn .. king), for the trace.
+const PST_GROUP: [Group; 6] = [
+    Group::PawnPst,
+    Group::KnightPst,
+    Group::BishopPst,
+    Group::RookPst,
+    Group::QueenPst,
+    Group::KingPst,
+];
+
 /// Material plus piece-square value of a `role` of colour `c` on `sq`, from `c`'s view.
 #[inline]
-fn piece_square(role: Role, c: Color, sq: Square) -> Score {
+fn piece_square<T: Trace>(role: Role, c: Color, sq: Square, tr: &mut T) -> Score {
     let r = role as usize - 1;
-    PIECE_VALUE[r] + PST[r][relative_sq(c, sq)]
+    let s = relative_sq(c, sq);
+    tr.term(c, Group::PieceValue, r, 1);
+    tr.term(c, PST_GROUP[r], s, 1);
+    PIECE_VALUE[r] + PST[r][s]
 }
 
 /// Phase weight of each role; the full phase of the starting position is [`MAX_PHASE`].
@@ -123,7 +142,20 @@ pub fn evaluate(pos: &Position) -> i32 {
         return 0;
     }
     let entry = pawns::PawnEntry::compute(pos.board());
-    evaluate_with(pos, &entry)
+    evaluate_with(pos, &entry, &mut NoTrace)
+}
+
+/// Static evaluation (as [`evaluate`]) that also records in `trace` the coefficient of every
+/// weight, so that [`EvalTrace::white_eval`] can recompute it for other weights. `trace` is
+/// cleared first. Insufficient material is recorded as scale factor 0.
+pub fn evaluate_traced(pos: &Position, trace: &mut EvalTrace) -> i32 {
+    trace.clear();
+    if pos.is_insufficient_material() {
+        trace.finish(board_phase(pos.board()), 0);
+        return 0;
+    }
+    let entry = pawns::PawnEntry::compute_with(pos.board(), trace);
+    evaluate_with(pos, &entry, trace)
 }
 
 /// An evaluator with its own pawn hash table (one per search thread).
@@ -158,7 +190,7 @@ impl Evaluator {
             return 0;
         }
         let entry = *self.pawns.probe(pos.board());
-        evaluate_with(pos, &entry)
+        evaluate_with(pos, &entry, &mut NoTrace)
     }
 }
 
@@ -263,35 +295,44 @@ impl EvalInfo {
     }
 }
 
-/// The evaluation proper, given the pawn entry of the position.
-fn evaluate_with(pos: &Position, entry: &pawns::PawnEntry) -> i32 {
+/// The evaluation proper, given the pawn entry of the position. Every term also reports to
+/// `tr` (the engine passes [`NoTrace`], which compiles to nothing).
+fn evaluate_with<T: Trace>(pos: &Position, entry: &pawns::PawnEntry, tr: &mut T) -> i32 {
     let b = pos.board();
     let mut info = EvalInfo::new(b);
 
     // White's view throughout; every term is computed for both colours the same way.
     let mut score = entry.score;
-    score += pieces::evaluate(b, Color::White, &mut info);
-    score -= pieces::evaluate(b, Color::Black, &mut info);
+    score += pieces::evaluate(b, Color::White, &mut info, tr);
+    score -= pieces::evaluate(b, Color::Black, &mut info, tr);
     // King safety and passed pawns read the attack maps the piece terms filled in.
-    score += king::evaluate(b, Color::White, &info);
-    score -= king::evaluate(b, Color::Black, &info);
-    score += pawns::evaluate_passed(Color::White, entry.passed, &info);
-    score -= pawns::evaluate_passed(Color::Black, entry.passed, &info);
+    score += king::evaluate(b, Color::White, &info, tr);
+    score -= king::evaluate(b, Color::Black, &info, tr);
+    score += pawns::evaluate_passed(Color::White, entry.passed, &info, tr);
+    score -= pawns::evaluate_passed(Color::Black, entry.passed, &info, tr);
     score += match pos.turn() {
         Color::White => params::TEMPO,
         Color::Black => -params::TEMPO,
     };
+    tr.term(pos.turn(), Group::Tempo, 0, 1);
 
     // Taper by phase; drawish endgames scale the whole score (they have little material, so
     // the endgame part dominates anyway).
     let ph = board_phase(b);
     let scale = endgame::scale_factor(b, score.1);
-    let white =
-        (score.0 * ph + score.1 * (MAX_PHASE - ph)) * scale / (MAX_PHASE * params::SCALE_NORMAL);
+    tr.finish(ph, scale);
+    let white = taper(score, ph, scale);
     match pos.turn() {
         Color::White => white,
         Color::Black => -white,
     }
+}
+
+/// Blends the middlegame and endgame halves of `score` by the phase `ph` (0 ..= 24) and
+/// multiplies by the endgame scale factor `scale` (out of `SCALE_NORMAL`).
+#[inline]
+fn taper(score: Score, ph: i32, scale: i32) -> i32 {
+    (score.0 * ph + score.1 * (MAX_PHASE - ph)) * scale / (MAX_PHASE * params::SCALE_NORMAL)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! pieces ([`evaluate_passed`]) are computed at every evaluation from the cached passed set.
 
 use super::params::*;
+use super::trace::{Group, NoTrace, Trace};
 use super::{EvalInfo, Score, ci, pawn_attacks_bb, piece_square, relative_rank};
 use crate::position::{Bitboard, Board, Color, Role, Square, attacks};
 
@@ -99,11 +100,16 @@ pub(super) struct PawnEntry {
 impl PawnEntry {
     /// Evaluates the pawn structure of `b` from scratch.
     pub fn compute(b: &Board) -> PawnEntry {
+        PawnEntry::compute_with(b, &mut NoTrace)
+    }
+
+    /// Evaluates the pawn structure of `b` from scratch, reporting the terms to `tr`.
+    pub fn compute_with<T: Trace>(b: &Board, tr: &mut T) -> PawnEntry {
         let white = b.pawns() & b.white();
         let black = b.pawns() & b.black();
         let mut passed = Bitboard::EMPTY;
-        let score = structure(Color::White, white, black, &mut passed)
-            - structure(Color::Black, black, white, &mut passed);
+        let score = structure(Color::White, white, black, &mut passed, tr)
+            - structure(Color::Black, black, white, &mut passed, tr);
         PawnEntry {
             key: pawn_key(b),
             score,
@@ -149,7 +155,13 @@ impl PawnTable {
 
 /// Structure terms of the `own` pawns of colour `us` against the `opp` pawns, from `us`'s
 /// view; adds `us`'s passed pawns to `passed`.
-fn structure(us: Color, own: Bitboard, opp: Bitboard, passed: &mut Bitboard) -> Score {
+fn structure<T: Trace>(
+    us: Color,
+    own: Bitboard,
+    opp: Bitboard,
+    passed: &mut Bitboard,
+    tr: &mut T,
+) -> Score {
     let them = !us;
     let u = ci(us);
     let opp_attacks = pawn_attacks_bb(them, opp).0;
@@ -159,7 +171,7 @@ fn structure(us: Color, own: Bitboard, opp: Bitboard, passed: &mut Bitboard) -> 
         let r = relative_rank(us, sq);
         let file = sq.file() as usize;
         let adjacent = Bitboard(ADJACENT_FILES[file]);
-        score += piece_square(Role::Pawn, us, sq);
+        score += piece_square(Role::Pawn, us, sq, tr);
 
         let isolated = (own & adjacent).is_empty();
         let doubled = (own.0 & FORWARD_FILE[u][s]) != 0;
@@ -175,21 +187,27 @@ fn structure(us: Color, own: Bitboard, opp: Bitboard, passed: &mut Bitboard) -> 
 
         if isolated {
             score += PAWN_ISOLATED;
+            tr.term(us, Group::PawnIsolated, 0, 1);
         }
         if doubled {
             score += PAWN_DOUBLED;
+            tr.term(us, Group::PawnDoubled, 0, 1);
         }
         if backward {
             score += PAWN_BACKWARD;
+            tr.term(us, Group::PawnBackward, 0, 1);
         }
         if supported {
             score += PAWN_SUPPORTED[r];
+            tr.term(us, Group::PawnSupported, r, 1);
         }
         if phalanx {
             score += PAWN_PHALANX[r];
+            tr.term(us, Group::PawnPhalanx, r, 1);
         }
         if !doubled && (opp.0 & PASSED_SPAN[u][s]) == 0 {
             score += PASSED_RANK[r];
+            tr.term(us, Group::PassedRank, r, 1);
             passed.add(sq);
         }
     }
@@ -209,7 +227,12 @@ fn forward_one(c: Color, sq: Square) -> u64 {
 /// Passed-pawn terms of colour `us` that depend on kings and pieces (from `us`'s view): king
 /// distances to the square in front, blocked pawns, safe pushes.
 #[inline]
-pub(super) fn evaluate_passed(us: Color, passed: Bitboard, info: &EvalInfo) -> Score {
+pub(super) fn evaluate_passed<T: Trace>(
+    us: Color,
+    passed: Bitboard,
+    info: &EvalInfo,
+    tr: &mut T,
+) -> Score {
     let (u, t) = (ci(us), ci(!us));
     let mut score = Score::default();
     for sq in passed & info.pawns[u] {
@@ -219,12 +242,18 @@ pub(super) fn evaluate_passed(us: Color, passed: Bitboard, info: &EvalInfo) -> S
         let Some(front) = front_bb.first() else {
             continue;
         };
-        score += PASSED_OWN_KING_DISTANCE[r] * info.king_sq[u].distance(front) as i32;
-        score += PASSED_ENEMY_KING_DISTANCE[r] * info.king_sq[t].distance(front) as i32;
+        let own_distance = info.king_sq[u].distance(front) as i32;
+        let enemy_distance = info.king_sq[t].distance(front) as i32;
+        score += PASSED_OWN_KING_DISTANCE[r] * own_distance;
+        score += PASSED_ENEMY_KING_DISTANCE[r] * enemy_distance;
+        tr.term(us, Group::PassedOwnKingDistance, r, own_distance);
+        tr.term(us, Group::PassedEnemyKingDistance, r, enemy_distance);
         if (info.occupied & front_bb).any() {
             score += PASSED_BLOCKED[r];
+            tr.term(us, Group::PassedBlocked, r, 1);
         } else if (info.attacked[t] & front_bb).is_empty() {
             score += PASSED_SAFE_PUSH[r];
+            tr.term(us, Group::PassedSafePush, r, 1);
         }
     }
     score

@@ -3,6 +3,7 @@
 //! this fills the attack maps and the king-attack tallies that [`super::king`] reads.
 
 use super::params::*;
+use super::trace::{Group, Trace};
 use super::{EvalInfo, Score, ci, piece_square, relative_rank};
 use crate::position::{Bitboard, Board, Color, Rank, Role, attacks};
 
@@ -13,7 +14,7 @@ fn piece_index(role: Role) -> usize {
 }
 
 /// Piece terms of colour `us` (from `us`'s view); records attacks in `info`.
-pub(super) fn evaluate(b: &Board, us: Color, info: &mut EvalInfo) -> Score {
+pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &mut EvalInfo, tr: &mut T) -> Score {
     let them = !us;
     let (u, t) = (ci(us), ci(them));
     let own = b.by_color(us);
@@ -25,21 +26,26 @@ pub(super) fn evaluate(b: &Board, us: Color, info: &mut EvalInfo) -> Score {
     // Knights.
     for sq in b.knights() & own {
         let att = attacks::knight_attacks(sq);
-        score += piece_square(Role::Knight, us, sq);
-        score += MOBILITY_KNIGHT[(att & area).count()];
-        record(info, us, Role::Knight, att, enemy_zone);
+        let mobility = (att & area).count();
+        score += piece_square(Role::Knight, us, sq, tr);
+        score += MOBILITY_KNIGHT[mobility];
+        tr.term(us, Group::MobilityKnight, mobility, 1);
+        record(info, us, Role::Knight, att, enemy_zone, tr);
     }
 
     // Bishops.
     let bishops = b.bishops() & own;
     for sq in bishops {
         let att = attacks::bishop_attacks(sq, occ);
-        score += piece_square(Role::Bishop, us, sq);
-        score += MOBILITY_BISHOP[(att & area).count()];
-        record(info, us, Role::Bishop, att, enemy_zone);
+        let mobility = (att & area).count();
+        score += piece_square(Role::Bishop, us, sq, tr);
+        score += MOBILITY_BISHOP[mobility];
+        tr.term(us, Group::MobilityBishop, mobility, 1);
+        record(info, us, Role::Bishop, att, enemy_zone, tr);
     }
     if (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any() {
         score += BISHOP_PAIR;
+        tr.term(us, Group::BishopPair, 0, 1);
     }
 
     // Rooks.
@@ -52,26 +58,33 @@ pub(super) fn evaluate(b: &Board, us: Color, info: &mut EvalInfo) -> Score {
         relative_rank(us, info.king_sq[t]) == 7 || (info.pawns[t] & seventh).any();
     for sq in b.rooks() & own {
         let att = attacks::rook_attacks(sq, occ);
-        score += piece_square(Role::Rook, us, sq);
-        score += MOBILITY_ROOK[(att & area).count()];
-        record(info, us, Role::Rook, att, enemy_zone);
+        let mobility = (att & area).count();
+        score += piece_square(Role::Rook, us, sq, tr);
+        score += MOBILITY_ROOK[mobility];
+        tr.term(us, Group::MobilityRook, mobility, 1);
+        record(info, us, Role::Rook, att, enemy_zone, tr);
         let file = Bitboard::from_file(sq.file());
         if (file & all_pawns).is_empty() {
             score += ROOK_OPEN_FILE;
+            tr.term(us, Group::RookOpenFile, 0, 1);
         } else if (file & info.pawns[u]).is_empty() {
             score += ROOK_SEMI_OPEN_FILE;
+            tr.term(us, Group::RookSemiOpenFile, 0, 1);
         }
         if seventh_matters && relative_rank(us, sq) == 6 {
             score += ROOK_ON_SEVENTH;
+            tr.term(us, Group::RookOnSeventh, 0, 1);
         }
     }
 
     // Queens.
     for sq in b.queens() & own {
         let att = attacks::queen_attacks(sq, occ);
-        score += piece_square(Role::Queen, us, sq);
-        score += MOBILITY_QUEEN[(att & area).count()];
-        record(info, us, Role::Queen, att, enemy_zone);
+        let mobility = (att & area).count();
+        score += piece_square(Role::Queen, us, sq, tr);
+        score += MOBILITY_QUEEN[mobility];
+        tr.term(us, Group::MobilityQueen, mobility, 1);
+        record(info, us, Role::Queen, att, enemy_zone, tr);
     }
     score
 }
@@ -79,15 +92,24 @@ pub(super) fn evaluate(b: &Board, us: Color, info: &mut EvalInfo) -> Score {
 /// Adds one piece's attacks to the maps and, when they reach the enemy king zone, to the
 /// king-attack tallies.
 #[inline]
-fn record(info: &mut EvalInfo, us: Color, role: Role, att: Bitboard, enemy_zone: Bitboard) {
+fn record<T: Trace>(
+    info: &mut EvalInfo,
+    us: Color,
+    role: Role,
+    att: Bitboard,
+    enemy_zone: Bitboard,
+    tr: &mut T,
+) {
     let u = ci(us);
     info.attacked_by[u][role as usize - 1] |= att;
     info.attacked[u] |= att;
     let hits = att & enemy_zone;
     if hits.any() {
         let i = piece_index(role);
+        let n = hits.count() as i32;
         info.king_attackers[u] += if role == Role::Queen { 2 } else { 1 };
-        info.king_attack_units[u] +=
-            KING_ATTACKER_UNITS[i] + KING_ZONE_ATTACK_UNITS * hits.count() as i32;
+        info.king_attack_units[u] += KING_ATTACKER_UNITS[i] + KING_ZONE_ATTACK_UNITS * n;
+        tr.units(!us, Group::KingAttackerUnits, i, 1);
+        tr.units(!us, Group::KingZoneAttackUnits, 0, n);
     }
 }

@@ -679,6 +679,19 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
+    /// The quiescence-search value of `pos` (side to move's view) with a full window: the
+    /// static evaluation once the captures are played out. For tools (data generation picks
+    /// quiet positions with it); call it between searches. Uses the transposition table.
+    pub fn quiescence_value(&mut self, pos: &Position) -> i32 {
+        self.stopped = false;
+        self.node_limit = u64::MAX;
+        self.time = TimeManager::unlimited();
+        let mut p = pos.clone();
+        p.clear_undo();
+        self.root_ply = p.game_ply();
+        self.quiescence::<true>(&mut p, -INFINITE, INFINITE, 0, &SearchControl::default())
+    }
+
     /// Static evaluation (counted).
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;

@@ -1,0 +1,279 @@
+//! The tuning pipeline: the tuner lowers the error on a synthetic set, K fitting finds the scale
+//! the labels were drawn with, datagen plays games and writes correctly labelled lines, and
+//! both subcommands run end to end on tiny inputs.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use nullwindow::datagen::{self, DatagenOptions, GameConfig, play_game};
+use nullwindow::eval::trace::{EvalTrace, Group, weights};
+use nullwindow::position::Position;
+use nullwindow::search::Searcher;
+use nullwindow::tune::{
+    Adam, Dataset, evaluations, fit_k, float_weights, gradient, mse, normalise,
+    parse_labelled_line, sigmoid,
+};
+
+const BENCH: &str = include_str!("../bench-positions/bench.epd");
+const SUITE: &str = include_str!("data/perftsuite.epd");
+
+fn positions() -> Vec<Position> {
+    BENCH
+        .lines()
+        .chain(SUITE.lines())
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|f| Position::from_fen(f, false).ok())
+        .collect()
+}
+
+fn dataset(copies: usize) -> Dataset {
+    let mut d = Dataset::new();
+    let mut tr = EvalTrace::new();
+    for p in positions() {
+        for _ in 0..copies {
+            d.push(&p, 0.5, &mut tr);
+        }
+    }
+    d
+}
+
+/// A uniform number in [0, 1) from two integers (splitmix64).
+fn uniform(a: usize, b: usize) -> f64 {
+    let mut z = (a as u64) << 32 ^ b as u64 ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nullwindow-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn tuner_lowers_the_error_on_a_synthetic_set() {
+    // Labels are the expected scores of a "true" evaluation in which knights are worth 120
+    // more and the tempo 30 more; tuning from the built-in weights must find its values.
+    let mut d = dataset(1);
+    let start = float_weights(&weights());
+    let mut truth = start.clone();
+    let knight = Group::PieceValue.index(1);
+    truth[knight][0] += 120.0;
+    truth[knight][1] += 120.0;
+    truth[Group::Tempo.index(0)][0] += 30.0;
+    let k = 1.0;
+    let target = evaluations(&d, &truth, 1);
+    d.set_results(|i| sigmoid(k, target[i]) as f32);
+
+    let mut w = start.clone();
+    let before = mse(&d, &w, k, 2);
+    let mut adam = Adam::new(w.len(), 2.0);
+    let mut losses = Vec::new();
+    for _ in 0..150 {
+        let (g, loss) = gradient(&d, &w, k, 2);
+        losses.push(loss);
+        adam.step(&mut w, &g);
+    }
+    let after = mse(&d, &w, k, 2);
+    assert!(after < before * 0.1, "MSE {before} -> {after}");
+    // Adam's momentum does not make every step better, but the trend must be down.
+    assert!(
+        losses[50] < before && losses[100] < losses[10],
+        "{losses:?}"
+    );
+
+    // The tuned evaluations have moved to the true ones (the weights need not: on 190
+    // positions many weight sets give the same evaluations).
+    let gap = |x: &[f64]| -> f64 {
+        x.iter()
+            .zip(&target)
+            .map(|(a, b)| (a - b).abs())
+            .sum::<f64>()
+            / x.len() as f64
+    };
+    let gap_before = gap(&evaluations(&d, &start, 1));
+    let gap_after = gap(&evaluations(&d, &w, 1));
+    assert!(
+        gap_after < 0.2 * gap_before,
+        "mean |eval - true eval| {gap_before} -> {gap_after}"
+    );
+    // Normalising the tables keeps every evaluation.
+    let mut n = w.clone();
+    normalise(&mut n, &start);
+    assert!((gap(&evaluations(&d, &n, 1)) - gap_after).abs() < 1e-6);
+}
+
+#[test]
+fn k_fit_finds_the_scale_of_drawn_results() {
+    // Each position played 60 times, won with probability sigmoid(1.3 · eval): the fitted K
+    // must land near 1.3 even though every label is 0 or 1.
+    let copies = 60;
+    let mut d = dataset(copies);
+    let w = float_weights(&weights());
+    let evals = evaluations(&d, &w, 2);
+    d.set_results(|i| {
+        if uniform(i / copies, i % copies) < sigmoid(1.3, evals[i]) {
+            1.0
+        } else {
+            0.0
+        }
+    });
+    let k = fit_k(&d, &w, 2);
+    assert!((1.0..1.6).contains(&k), "K = {k}");
+}
+
+#[test]
+fn datagen_games_are_labelled_by_their_result() {
+    // Queen against bare king: White wins (mate on the board, a mate score or resignation),
+    // and every kept position carries "1-0", whoever is to move.
+    let cfg = GameConfig {
+        nodes: 400,
+        ..Default::default()
+    };
+    let mut searcher = Searcher::new(1);
+    for fen in [
+        "8/8/8/4k3/8/8/3QK3/8 w - - 0 1",
+        "8/8/8/4k3/8/8/3QK3/8 b - - 0 1",
+    ] {
+        let rec = play_game(
+            &Position::from_fen(fen, false).expect("fen"),
+            &cfg,
+            &mut searcher,
+        );
+        assert_eq!(rec.result_text(), "1-0", "{fen}: {rec:?}");
+        assert!(!rec.positions.is_empty(), "{fen}: nothing kept");
+        for line in rec.lines() {
+            let (f, r) = parse_labelled_line(&line).expect("parseable");
+            assert_eq!(r, 1.0, "{line}");
+            let p = Position::from_fen(&f, false).expect("legal position");
+            assert!(!p.is_check(), "{line}");
+            assert!(line.ends_with(" c9 \"1-0\";"), "{line}");
+        }
+    }
+}
+
+#[test]
+fn datagen_writes_parseable_lines() {
+    let dir = temp_dir("datagen");
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n\
+         not an opening\n\
+         rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
+    )
+    .expect("write openings");
+    let out = dir.join("out.epd");
+    let o = DatagenOptions {
+        openings: openings.to_string_lossy().into_owned(),
+        games: 2,
+        out: out.to_string_lossy().into_owned(),
+        threads: 2,
+        seed: 7,
+        hash_mb: 1,
+        game: GameConfig {
+            nodes: 300,
+            ..Default::default()
+        },
+    };
+    let sum = datagen::run(&o, &|_| {}).expect("datagen");
+    assert_eq!(sum.games, 2);
+    let text = std::fs::read_to_string(&out).expect("output");
+    let mut by_result = [0; 3];
+    for line in text.lines() {
+        let (fen, r) = parse_labelled_line(line).unwrap_or_else(|| panic!("bad line {line}"));
+        assert_eq!(fen.split_whitespace().count(), 4, "{line}");
+        let p = Position::from_fen(&fen, false).expect("legal position");
+        assert!(!p.is_check(), "{line}");
+        by_result[if r == 1.0 {
+            0
+        } else if r == 0.0 {
+            2
+        } else {
+            1
+        }] += 1;
+    }
+    assert_eq!(text.lines().count(), sum.positions);
+    assert_eq!(by_result, sum.positions_by_result);
+    assert!(sum.positions > 10, "{sum:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_and_tune_run_from_the_command_line() {
+    let dir = temp_dir("pipeline");
+    let openings = dir.join("openings.epd");
+    std::fs::write(
+        &openings,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
+    )
+    .expect("write openings");
+    let data = dir.join("data.epd");
+    let params = dir.join("params.rs");
+    let bin = env!("CARGO_BIN_EXE_nullwindow");
+    let run = |args: &[&str]| {
+        let out = Command::new(bin).args(args).output().expect("run");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{args:?}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let s = |p: &PathBuf| p.to_string_lossy().into_owned();
+    let text = run(&[
+        "datagen",
+        "--openings",
+        &s(&openings),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--hash",
+        "1",
+        "--out",
+        &s(&data),
+    ]);
+    assert!(text.contains("from 2 games"), "{text}");
+    // A malformed line is skipped and counted.
+    let mut lines = std::fs::read_to_string(&data).expect("data");
+    lines.push_str("this is not a position \"1-0\"\n");
+    std::fs::write(&data, lines).expect("write data");
+
+    let text = run(&[
+        "tune",
+        "--data",
+        &s(&data),
+        "--epochs",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        &s(&params),
+    ]);
+    assert!(text.contains("1 skipped as malformed"), "{text}");
+    assert!(text.contains("K = "), "{text}");
+    let written = std::fs::read_to_string(&params).expect("params");
+    assert!(
+        written.contains("pub const TEMPO: Score = Score("),
+        "{written}"
+    );
+    assert!(written.contains("pub const KING_DANGER_DIVISOR: i32 = 10;"));
+
+    // Bad arguments fail with a message, not a panic.
+    let out = Command::new(bin)
+        .args(["tune", "--data"])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    let out = Command::new(bin)
+        .args(["tune", "--data", &s(&dir.join("missing.epd"))])
+        .output()
+        .expect("run");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
