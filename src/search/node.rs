@@ -124,13 +124,7 @@ impl Searcher {
             }
         }
         if let Some(m) = best_move {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > old_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, old_alpha, beta, true);
             self.tt.store(
                 pos.key(),
                 pack_move(m),
@@ -636,13 +630,7 @@ impl Searcher {
 
         // Step 9. Store the result.
         if excluded.is_none() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > old_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best_score, old_alpha, beta, true);
             self.tt.store(
                 key,
                 best_move.map_or(0, pack_move),
@@ -796,13 +784,7 @@ impl Searcher {
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if PV && best_score > old_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_score, old_alpha, beta, PV);
         self.tt.store(
             key,
             best_move.map_or(0, pack_move),
@@ -812,5 +794,18 @@ impl Searcher {
             bound,
         );
         best_score
+    }
+}
+
+/// The kind of bound a fail-soft result is, given the window it was searched with. Without
+/// `exact_ok` (quiescence at non-PV nodes) a result inside the window is stored as an upper bound.
+#[inline]
+fn bound_of(best: i32, old_alpha: i32, beta: i32, exact_ok: bool) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if exact_ok && best > old_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
