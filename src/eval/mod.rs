@@ -95,7 +95,7 @@ const PST: [&[Score; 64]; 6] = [
 ];
 
 /// Piece-square table groups by role (pawn .. king), for the trace.
-const PST_GROUP: [Group; 6] = [
+pub const PST_GROUP: [Group; 6] = [
     Group::PawnPst,
     Group::KnightPst,
     Group::BishopPst,

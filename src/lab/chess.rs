@@ -652,24 +652,9 @@ fn parse_lab_args(args: &[String]) -> Result<Option<LabOptions>, String> {
         hashes: (0..=8).map(|i| 1usize << i).collect(),
         quiet: false,
     };
-    let mut i = 0;
-    while i < args.len() {
-        let (flag, inline) = match args[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (args[i].clone(), None),
-        };
-        i += 1;
-        let mut value = |name: &str| -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            let v = args
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))?;
-            i += 1;
-            Ok(v)
-        };
+    let mut flags = super::Flags::new(args);
+    while let Some(flag) = flags.next_flag() {
+        let mut value = |name: &str| flags.value(name);
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
             "--pure" => o.mode = Mode::Pure,

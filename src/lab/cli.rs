@@ -58,30 +58,15 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut svg = None;
     let mut algorithm = Some(Algorithm::SssStar);
     let mut guess: Value = 0;
-    let mut i = 0;
-    while i < args.len() {
-        // Accept both `--flag value` and `--flag=value`.
-        let (flag, inline) = match args[i].split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (args[i].clone(), None),
-        };
-        i += 1;
-        let mut value = |name: &str| -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            let v = args
-                .get(i)
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))?;
-            i += 1;
-            Ok(v)
-        };
+    let mut flags = super::Flags::new(args);
+    while let Some(flag) = flags.next_flag() {
+        let inline = flags.has_inline();
+        let mut value = |name: &str| flags.value(name);
         match flag.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
             "--tree" => tree_json = Some(value("--tree")?),
             "--trace" => {
-                if inline.is_some() {
+                if inline {
                     return Err("--trace takes no value".into());
                 }
                 trace = true;

@@ -28,4 +28,57 @@ pub mod svg;
 pub mod tree;
 
 pub use algorithms::{Algorithm, SearchResult};
+
+/// Reads command-line flags in both `--flag value` and `--flag=value` form (the lab commands'
+/// shared argument loop).
+pub(crate) struct Flags<'a> {
+    args: &'a [String],
+    i: usize,
+    inline: Option<String>,
+}
+
+impl<'a> Flags<'a> {
+    pub(crate) fn new(args: &'a [String]) -> Flags<'a> {
+        Flags {
+            args,
+            i: 0,
+            inline: None,
+        }
+    }
+
+    /// The next flag (without any `=value` part), or `None` at the end.
+    pub(crate) fn next_flag(&mut self) -> Option<String> {
+        let a = self.args.get(self.i)?;
+        self.i += 1;
+        match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => {
+                self.inline = Some(v.to_string());
+                Some(f.to_string())
+            }
+            _ => {
+                self.inline = None;
+                Some(a.clone())
+            }
+        }
+    }
+
+    /// Whether the flag just read carried an `=value` part.
+    pub(crate) fn has_inline(&self) -> bool {
+        self.inline.is_some()
+    }
+
+    /// The value of the flag just read: its `=value` part or the next argument.
+    pub(crate) fn value(&mut self, name: &str) -> Result<String, String> {
+        if let Some(v) = self.inline.take() {
+            return Ok(v);
+        }
+        let v = self
+            .args
+            .get(self.i)
+            .cloned()
+            .ok_or_else(|| format!("{name} needs a value"))?;
+        self.i += 1;
+        Ok(v)
+    }
+}
 pub use tree::{INF, Naming, NodeId, NodeKind, Tree, TreeSpec, Value};

@@ -339,14 +339,7 @@ impl Adam {
 /// back to the mean it has in `reference`, the difference going into the piece value. The
 /// king's table is shifted likewise (a constant on both kings cancels).
 pub fn normalise(w: &mut [[f64; 2]], reference: &[[f64; 2]]) {
-    let pst = [
-        Group::PawnPst,
-        Group::KnightPst,
-        Group::BishopPst,
-        Group::RookPst,
-        Group::QueenPst,
-        Group::KingPst,
-    ];
+    let pst = crate::eval::PST_GROUP;
     let mobility = [
         (1, Group::MobilityKnight, 9),
         (2, Group::MobilityBishop, 14),
