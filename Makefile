@@ -6,7 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak lab lab-check lab-tt
+.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -107,6 +107,11 @@ SOAK_OPT ?=
 soak: build
 	python3 scripts/soak.py --engine $(BIN) --previous $(PREV) --reference $(OPP) \
 		--shared $(SHARED) $(SOAK_OPT)
+
+# Clock usage in two real 60+0.6 games against OPP: time per move, clock at move 60 (Markdown).
+timeusage: build
+	python3 scripts/timeusage.py --engine $(BIN) --opponent $(OPP) --tc 60+0.6 --games 2 \
+		--openings $(SHARED)/data/openings/UHO_4060_v4.epd
 
 clean:
 	$(CARGO) clean
