@@ -339,6 +339,24 @@ impl Adam {
 /// back to the mean it has in `reference`, the difference going into the piece value. The
 /// king's table is shifted likewise (a constant on both kings cancels).
 pub fn normalise(w: &mut [[f64; 2]], reference: &[[f64; 2]]) {
+    shift_tables(w, reference, true);
+}
+
+/// `--freeze-material`: projects `w` back onto the weights whose material is that of
+/// `reference`. The piece values are reset to the reference and every piece-square and
+/// mobility table is shifted back to its reference mean, the shift dropped. Applied after
+/// every step (projected gradient descent), so the tables can only redistribute value
+/// between squares and move counts, never raise or lower a piece as a whole.
+pub fn freeze_material(w: &mut [[f64; 2]], reference: &[[f64; 2]]) {
+    shift_tables(w, reference, false);
+    for role in 0..5 {
+        w[Group::PieceValue.index(role)] = reference[Group::PieceValue.index(role)];
+    }
+}
+
+/// Shifts each piece-square and mobility table back to its mean in `reference`; the shift
+/// goes into the piece value when `into_piece_value`, else it is dropped.
+fn shift_tables(w: &mut [[f64; 2]], reference: &[[f64; 2]], into_piece_value: bool) {
     let pst = crate::eval::PST_GROUP;
     let mobility = [
         (1, Group::MobilityKnight, 9),
@@ -362,7 +380,7 @@ pub fn normalise(w: &mut [[f64; 2]], reference: &[[f64; 2]]) {
             for v in &mut w[range.clone()] {
                 v[h] -= shift;
             }
-            if role < 5 {
+            if into_piece_value && role < 5 {
                 w[Group::PieceValue.index(role)][h] += shift;
             }
         }
@@ -390,6 +408,8 @@ pub struct TuneOptions {
     pub save_every: usize,
     /// L2 penalty on the distance from the built-in weights (0: none).
     pub reg: f64,
+    /// Keep the material of the built-in weights (see [`freeze_material`]).
+    pub freeze_material: bool,
 }
 
 impl Default for TuneOptions {
@@ -404,6 +424,7 @@ impl Default for TuneOptions {
             k: None,
             save_every: 0,
             reg: 0.0,
+            freeze_material: false,
         }
     }
 }
@@ -423,6 +444,9 @@ usage: nullwindow tune --data FILE [options]
   --save-every N    also write FILE every N epochs (default: only at the end)
   --reg X           add X·Σ(w − w_built_in)² to the error (default 0): keeps weights the data
                     barely sees, and directions it cannot see at all, near their start
+  --freeze-material keep the built-in piece values and the mean of every piece-square and
+                    mobility table (each step is projected back): tunes where a piece stands
+                    and how it moves, not what it is worth
   -h, --help        this text
 
 A deterministic 10% of the positions (by FEN hash) is the validation set. Each epoch prints
@@ -450,6 +474,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
             v.parse::<usize>()
                 .map_err(|_| format!("{key}: '{v}' is not a whole number"))
         };
+        if key == "--freeze-material" {
+            o.freeze_material = true;
+            continue;
+        }
         match key {
             "--data" => o.data = value()?,
             "--out" => o.out = value()?,
@@ -532,6 +560,9 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         Some(k) => k,
         None => fit_k(&train, &w, o.threads),
     };
+    if o.freeze_material {
+        println!("material frozen at the built-in piece values");
+    }
     if o.reg > 0.0 {
         println!(
             "L2 penalty {} on the distance from the built-in weights",
@@ -556,6 +587,9 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
             tuning.elapsed().as_secs_f64()
         );
         adam.step(&mut w, &g);
+        if o.freeze_material {
+            freeze_material(&mut w, &reference);
+        }
         if o.save_every > 0 && (epoch + 1) % o.save_every == 0 {
             save(&o.out, &w, &reference)?;
         }
@@ -747,5 +781,39 @@ mod tests {
             .expect("parse")
             .expect("options");
         assert_eq!(o.reg, 1e-7);
+        assert!(!o.freeze_material);
+        let o = parse_args(&a("--freeze-material --data x"))
+            .expect("parse")
+            .expect("options");
+        assert!(o.freeze_material && o.data == "x");
+    }
+
+    #[test]
+    fn frozen_material_keeps_piece_values_and_table_means() {
+        let reference = float_weights(&weights());
+        let mut w = reference.clone();
+        // A step that raises the pawn value, lifts every knight square and tilts the rook
+        // mobility table (its mean rises too).
+        w[Group::PieceValue.index(0)][0] += 9.0;
+        for i in 0..64 {
+            w[Group::KnightPst.index(i)][1] += 4.0;
+        }
+        for i in 0..15 {
+            w[Group::MobilityRook.index(i)][0] += i as f64;
+        }
+        freeze_material(&mut w, &reference);
+        assert_eq!(
+            w[Group::PieceValue.index(0)],
+            reference[Group::PieceValue.index(0)]
+        );
+        for i in 0..64 {
+            let d = w[Group::KnightPst.index(i)][1] - reference[Group::KnightPst.index(i)][1];
+            assert!(d.abs() < 1e-9, "knight square {i} moved by {d}");
+        }
+        // The tilt stays (a slope of 1 per move around the old mean), the mean does not.
+        let rook = |x: &[[f64; 2]], i: usize| x[Group::MobilityRook.index(i)][0];
+        let drift: Vec<f64> = (0..15).map(|i| rook(&w, i) - rook(&reference, i)).collect();
+        assert!(drift.iter().sum::<f64>().abs() < 1e-9);
+        assert!((drift[14] - drift[0] - 14.0).abs() < 1e-9);
     }
 }

@@ -160,18 +160,24 @@ mod tests {
         let last = w.len() - 1; // TEMPO
         w[last] = Score(21, -3);
         let text = render(TEMPLATE, &w).expect("render");
-        assert!(text.contains("    Score(95, 120),\n    Score(330, 310),"));
+        let knight = w[1];
+        let after_pawn = format!("    Score(95, 120),\n    Score({}, {}),", knight.0, knight.1);
+        assert!(text.contains(&after_pawn), "{after_pawn}");
         assert!(text.contains("pub const TEMPO: Score = Score(21, -3);"));
-        // The pawn table's first column widened to five characters on every line.
-        let pawn_rank2 = text
+        // The pawn table's first column widened to five characters on every line: the second
+        // entry of each rank starts at the same place.
+        let pawn_rows: Vec<&str> = text
             .lines()
             .skip_while(|l| !l.starts_with("pub const PAWN_PST"))
-            .nth(2)
-            .expect("rank 2 line");
-        assert!(
-            pawn_rank2.starts_with("    Score(-1000,   7), Score(    2,   0),"),
-            "{pawn_rank2}"
-        );
+            .skip(1)
+            .take(8)
+            .collect();
+        assert!(pawn_rows[1].starts_with("    Score(-1000,   7), Score("), "{}", pawn_rows[1]);
+        let second = |l: &str| l[1..].find("Score(").map(|i| i + 1);
+        assert!(second(pawn_rows[0]).is_some());
+        for row in &pawn_rows {
+            assert_eq!(second(row), second(pawn_rows[0]), "{row}");
+        }
         // Everything else is untouched.
         assert_eq!(text.lines().count(), TEMPLATE.lines().count());
         assert!(text.contains("pub const KING_DANGER_DIVISOR: i32 = 10;"));
