@@ -10,7 +10,9 @@ Three phases, run one after another (choose with --phases):
   repeating   200 games at the repeating control 40/10 against the reference engine
 
 Each phase runs ../shared/tools/match.py, shows its progress lines, keeps its whole output and
-PGN under --log-dir, and reads the counters from its last report line
+PGN under --log-dir, watches the machine (the share of CPU time the host steals, from
+/proc/stat, and the longest freeze a sleeping thread sees: a time loss during a freeze longer
+than the clock is the machine's doing), and reads the counters from its last report line
 (`... timeloss A x B y illegal A x B y crash A x B y`). A summary table comes last. The exit
 status is 1 when the engine under test (A, and B too when B is the same binary) lost on time,
 played an illegal move or crashed in any phase, or when a phase did not finish; else 0.
@@ -26,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -104,11 +107,54 @@ def match_command(args, name, opponent, opp_opts, tc, games):
     return cmd
 
 
+def cpu_ticks():
+    """(steal, total) jiffies of all CPUs from /proc/stat, or None where it cannot be read."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    steal = fields[7] if len(fields) > 7 else 0
+    return steal, sum(fields[:8])
+
+
+class StallProbe:
+    """Watches the machine while a phase runs: a thread sleeps 5 ms at a time and records how
+    late it wakes (a process frozen by the scheduler or the hypervisor wakes late by the
+    length of the freeze), and /proc/stat gives the share of CPU time stolen by the host.
+    A time loss during a freeze longer than the engine's clock is the machine's, not the
+    engine's; the summary prints both figures so that the two can be told apart."""
+
+    def __init__(self):
+        self.max_late, self.over_200ms, self.running = 0.0, 0, True
+        self.ticks = cpu_ticks()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while self.running:
+            t = time.monotonic()
+            time.sleep(0.005)
+            late = time.monotonic() - t - 0.005
+            self.max_late = max(self.max_late, late)
+            self.over_200ms += late > 0.2
+
+    def stop(self):
+        """Ends the probe; returns (steal %, or None; longest stall in ms; stalls > 200 ms)."""
+        self.running = False
+        self.thread.join()
+        end, steal = cpu_ticks(), None
+        if self.ticks and end and end[1] > self.ticks[1]:
+            steal = 100.0 * (end[0] - self.ticks[0]) / (end[1] - self.ticks[1])
+        return steal, self.max_late * 1000.0, self.over_200ms
+
+
 def run_phase(args, name, cmd):
-    """Runs one match; returns (rc, last counters, last score, seconds)."""
+    """Runs one match; returns (rc, last counters, last score, seconds, probe figures)."""
     log_path = os.path.join(args.log_dir, f"{name}.log")
     counters, score = None, None
     start = time.monotonic()
+    probe = StallProbe()
     print(f"== {name}: {' '.join(cmd)}", flush=True)
     with open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -125,7 +171,7 @@ def run_phase(args, name, cmd):
             elif line.strip():
                 print(f"   {name}| {line.rstrip()}", flush=True)
         rc = proc.wait()
-    return rc, counters, score, time.monotonic() - start
+    return rc, counters, score, time.monotonic() - start, probe.stop()
 
 
 def main():
@@ -144,33 +190,36 @@ def main():
         if args.dry_run:
             print(" ".join(cmd))
             continue
-        rc, counters, score, secs = run_phase(args, name, cmd)
+        rc, counters, score, secs, machine = run_phase(args, name, cmd)
         same = os.path.realpath(opponent) == os.path.realpath(args.engine)
         if rc != 0 or counters is None:
             failed = True
-            rows.append((name, tc, opponent, None, None, rc, secs, same))
+            rows.append((name, tc, opponent, None, None, rc, secs, same, machine))
             continue
         tl_a, tl_b, il_a, il_b, cr_a, cr_b = counters
         ours = tl_a + il_a + cr_a + ((tl_b + il_b + cr_b) if same else 0)
         failed |= ours > 0
-        rows.append((name, tc, opponent, score, counters, rc, secs, same))
+        rows.append((name, tc, opponent, score, counters, rc, secs, same, machine))
     if args.dry_run:
         return 0
     print()
     print("soak summary (A = engine under test; B = opponent, also ours when it is the same binary)")
     print(f"{'phase':10} {'tc':8} {'opponent':24} {'games':>6} {'W-D-L':>14} "
-          f"{'timeloss A/B':>13} {'illegal A/B':>12} {'crash A/B':>10} {'time':>8}")
-    for name, tc, opponent, score, counters, rc, secs, same in rows:
+          f"{'timeloss A/B':>13} {'illegal A/B':>12} {'crash A/B':>10} {'time':>8}  machine")
+    for name, tc, opponent, score, counters, rc, secs, same, machine in rows:
+        steal, max_stall, stalls = machine
+        steal_text = "steal n/a" if steal is None else f"steal {steal:.1f}%"
+        machine_text = f"{steal_text}, longest stall {max_stall:.0f} ms, {stalls} over 200 ms"
         opp = ("itself" if same else os.path.basename(opponent))[:24]
         if counters is None:
             print(f"{name:10} {tc:8} {opp:24} did not finish (match.py exit {rc}); "
-                  f"see {os.path.join(args.log_dir, name + '.log')}")
+                  f"see {os.path.join(args.log_dir, name + '.log')}; {machine_text}")
             continue
         n, w, d, l = score or (0, 0, 0, 0)
         tl_a, tl_b, il_a, il_b, cr_a, cr_b = counters
         print(f"{name:10} {tc:8} {opp:24} {n:>6} {f'{w}-{d}-{l}':>14} "
               f"{f'{tl_a}/{tl_b}':>13} {f'{il_a}/{il_b}':>12} {f'{cr_a}/{cr_b}':>10} "
-              f"{secs:>7.0f}s")
+              f"{secs:>7.0f}s  {machine_text}")
     print("SOAK FAILED" if failed else "soak passed: no time loss, illegal move or crash")
     return 1 if failed else 0
 
