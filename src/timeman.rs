@@ -17,6 +17,10 @@
 //! - the clock is spread over the moves to go (`movestogo`, at most [`MAX_MOVES_TO_GO`], or
 //!   [`SUDDEN_DEATH_MOVES`] in sudden death), counting the increments still to come and one
 //!   `Move Overhead` per move: `optimum = (time + inc·(mtg−1) − overhead·(mtg+1)) / mtg`;
+//! - in sudden death `time` is first reduced by a floor, `min(time / 2, 300 ms + 10 · inc)`
+//!   ([`FLOOR_BASE_MS`]): the clock settles above it in long games, and near it no move may
+//!   take more than a quarter of the clock, so a host that freezes the process for a moment
+//!   does not cost the game;
 //! - the hard bound is [`HARD_FACTOR`] × optimum, never more than half of the clock left after
 //!   the overhead (80% on the last move before the control, or when the increment alone
 //!   refills it), and in a repeating control it leaves a minimal move's worth of time for each
@@ -49,6 +53,14 @@ pub const LAST_MOVE_CEILING_PCT: u64 = 80;
 pub const OPTIMUM_CEILING_PCT: u64 = 50;
 /// Time kept back, beyond `Move Overhead`, for each move still to play before the control.
 pub const RESERVE_PER_MOVE_MS: u64 = MIN_HARD_MS;
+/// Clock floor in sudden death: the budget is planned on the clock minus
+/// `min(clock / 2, FLOOR_BASE_MS + FLOOR_INCREMENTS · inc)`, so the clock settles above the
+/// floor instead of sinking towards zero in a long game, and below twice the floor no single
+/// move can take more than a quarter of what is left. It is there for the machine, not the
+/// game: a process frozen for a few hundred milliseconds by the host must not lose on time.
+pub const FLOOR_BASE_MS: u64 = 300;
+/// Increments in the clock floor (see [`FLOOR_BASE_MS`]).
+pub const FLOOR_INCREMENTS: u64 = 10;
 
 /// Iterations before this depth leave the soft bound at the optimum (too noisy to learn from).
 pub const ADAPT_MIN_DEPTH: u32 = 5;
@@ -247,6 +259,7 @@ impl TimeManager {
 /// Optimum and hard bound on the clock: `time` left, `inc` per move, `movestogo` moves to the
 /// next control (`None`: sudden death), all in milliseconds.
 fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (u64, u64) {
+    let time = time.saturating_sub(clock_floor(time, inc, movestogo));
     let avail = time.saturating_sub(overhead);
     let moves = movestogo.map_or(SUDDEN_DEATH_MOVES, |m| {
         u64::from(m).clamp(1, MAX_MOVES_TO_GO)
@@ -280,6 +293,15 @@ fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (
         .min(avail.saturating_sub(reserve))
         .max(MIN_HARD_MS);
     (optimum.clamp(MIN_SOFT_MS, hard), hard)
+}
+
+/// The part of the clock a sudden-death budget leaves alone (see [`FLOOR_BASE_MS`]); none in
+/// a repeating control, where the clock refills and the reserve per move to go applies.
+fn clock_floor(time: u64, inc: u64, movestogo: Option<u32>) -> u64 {
+    if movestogo.is_some() {
+        return 0;
+    }
+    (time / 2).min(FLOOR_BASE_MS.saturating_add(inc.saturating_mul(FLOOR_INCREMENTS)))
 }
 
 /// `pct` percent of `x`, without overflow.
@@ -360,13 +382,15 @@ mod tests {
 
     #[test]
     fn sudden_death_spreads_the_clock() {
+        // 300 ms of the minute are the floor.
         let t = tm(60_000, 0, None, 0);
-        assert_eq!(t.optimum_ms(), Some(2000));
-        assert_eq!(t.hard_ms(), Some(10_000));
-        // The increments to come are counted, and the overhead of every move.
+        assert_eq!(t.optimum_ms(), Some(59_700 / 30));
+        assert_eq!(t.hard_ms(), Some(5 * (59_700 / 30)));
+        // The increments to come are counted, and the overhead of every move; the floor is
+        // 300 ms + 10 increments.
         let t = tm(10_000, 100, None, 30);
-        assert_eq!(t.optimum_ms(), Some((10_000 + 29 * 100 - 31 * 30) / 30));
-        assert!(t.hard_ms().unwrap() <= (10_000 - 30) / 2);
+        assert_eq!(t.optimum_ms(), Some((8_700 + 29 * 100 - 31 * 30) / 30));
+        assert!(t.hard_ms().unwrap() <= (8_700 - 30) / 2);
     }
 
     #[test]
@@ -446,12 +470,55 @@ mod tests {
 
     #[test]
     fn increment_larger_than_the_clock() {
+        // Half of the 100 ms is the floor: 20 ms remain after the overhead.
         let t = tm(100, 2000, None, 30);
         let (soft, hard) = (t.soft_ms().unwrap(), t.hard_ms().unwrap());
-        assert!(hard <= 70 && soft <= hard, "{soft} {hard}");
-        assert_eq!(hard, 70 * LAST_MOVE_CEILING_PCT / 100);
+        assert!(hard <= 20 && soft <= hard, "{soft} {hard}");
+        assert_eq!(hard, 20 * LAST_MOVE_CEILING_PCT / 100);
         let t = tm(100, 2000, Some(5), 30);
         assert!(t.hard_ms().unwrap() <= 70);
+    }
+
+    #[test]
+    fn sudden_death_keeps_a_floor() {
+        for time in [100, 1000, 2000, 2600, 5000, 10_000, 60_000] {
+            for inc in [0, 10, 100, 600] {
+                let t = tm(time, inc, None, 30);
+                let floor = (time / 2).min(FLOOR_BASE_MS + FLOOR_INCREMENTS * inc);
+                let hard = t.hard_ms().unwrap();
+                assert!(
+                    hard <= (time - floor).saturating_sub(30).max(MIN_HARD_MS),
+                    "time {time} inc {inc}: hard {hard}, floor {floor}"
+                );
+            }
+        }
+        // Below twice the floor a move may take at most a quarter of the clock.
+        let t = tm(2000, 100, None, 0);
+        assert!(t.hard_ms().unwrap() <= 500);
+        // A repeating control has no floor (its reserve per move to go does that job).
+        let t = tm(10_000, 0, Some(40), 0);
+        assert_eq!(t.optimum_ms(), Some(10_000 / 40));
+    }
+
+    #[test]
+    fn worst_case_game_keeps_the_clock_above_the_floor() {
+        // Every move spends its whole hard bound and the whole overhead allowance: at 10+0.1
+        // and 60+0.6 the clock never falls below 300 ms + 0.4 increments (without the floor it
+        // sank to 171 ms at 10+0.1, and a host freeze of a few hundred milliseconds lost the
+        // game).
+        for (start, inc) in [(10_000u64, 100u64), (60_000, 600)] {
+            let (mut clock, overhead) = (start, 30u64);
+            let mut lowest = clock;
+            for _ in 0..300 {
+                let hard = tm(clock, inc, None, overhead).hard_ms().unwrap();
+                clock = clock.saturating_sub(hard + overhead) + inc;
+                lowest = lowest.min(clock);
+            }
+            assert!(
+                lowest >= FLOOR_BASE_MS + 4 * inc / 10,
+                "{start}+{inc}: lowest clock {lowest} ms"
+            );
+        }
     }
 
     #[test]
@@ -510,7 +577,8 @@ mod tests {
         };
         let w = TimeManager::new(&l, Color::White, 0).optimum_ms().unwrap();
         let b = TimeManager::new(&l, Color::Black, 0).optimum_ms().unwrap();
-        assert_eq!((w, b), (2000, 200));
+        // Each side's clock less its floor (300 ms, or half of it) over 30 moves.
+        assert_eq!((w, b), (59_700 / 30, 5_700 / 30));
         let only_white = SearchLimits {
             clock: Clock {
                 wtime: Some(1000),
@@ -597,9 +665,10 @@ mod tests {
     fn no_adjustment_before_the_minimum_depth() {
         let ms = moves();
         let mut t = tm(60_000, 0, None, 0);
+        let optimum = t.optimum_ms();
         for d in 1..ADAPT_MIN_DEPTH {
             t.iteration_done(&summary(d, ms[d as usize], -100 * d as i32, 0), 0);
-            assert_eq!(t.soft_ms(), Some(2000));
+            assert_eq!(t.soft_ms(), optimum);
         }
     }
 
@@ -607,8 +676,9 @@ mod tests {
     fn iteration_done_answers_by_the_soft_bound() {
         let m = moves()[0];
         let mut t = tm(60_000, 0, None, 0);
-        assert!(!t.iteration_done(&summary(1, m, 0, 500), 1999));
-        assert!(t.iteration_done(&summary(2, m, 0, 500), 2000));
-        assert!(!t.out_of_time(9999) && t.out_of_time(10_000));
+        let (soft, hard) = (t.soft_ms().unwrap(), t.hard_ms().unwrap());
+        assert!(!t.iteration_done(&summary(1, m, 0, 500), soft - 1));
+        assert!(t.iteration_done(&summary(2, m, 0, 500), soft));
+        assert!(!t.out_of_time(hard - 1) && t.out_of_time(hard));
     }
 }
