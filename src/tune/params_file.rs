@@ -161,7 +161,10 @@ mod tests {
         w[last] = Score(21, -3);
         let text = render(TEMPLATE, &w).expect("render");
         let knight = w[1];
-        let after_pawn = format!("    Score(95, 120),\n    Score({}, {}),", knight.0, knight.1);
+        let after_pawn = format!(
+            "    Score(95, 120),\n    Score({}, {}),",
+            knight.0, knight.1
+        );
         assert!(text.contains(&after_pawn), "{after_pawn}");
         assert!(text.contains("pub const TEMPO: Score = Score(21, -3);"));
         // The pawn table's first column widened to five characters on every line: the second
@@ -172,7 +175,11 @@ mod tests {
             .skip(1)
             .take(8)
             .collect();
-        assert!(pawn_rows[1].starts_with("    Score(-1000,   7), Score("), "{}", pawn_rows[1]);
+        assert!(
+            pawn_rows[1].starts_with("    Score(-1000,   7), Score("),
+            "{}",
+            pawn_rows[1]
+        );
         let second = |l: &str| l[1..].find("Score(").map(|i| i + 1);
         assert!(second(pawn_rows[0]).is_some());
         for row in &pawn_rows {
