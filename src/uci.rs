@@ -365,7 +365,7 @@ impl Uci {
             ponder: false,
             features: Features::all(),
             features_spec: "all".to_string(),
-            algorithm: Algorithm::Pvs,
+            algorithm: Algorithm::AspirationPvs,
             debug: false,
             searches: Vec::new(),
             pending,
@@ -530,7 +530,7 @@ impl Uci {
             .collect();
         self.say(&format!(
             "option name SearchAlgorithm type combo default {}{}",
-            Algorithm::Pvs.name(),
+            Algorithm::AspirationPvs.name(),
             algos.concat()
         ));
         self.say("option name SearchFeatures type string default all");

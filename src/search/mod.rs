@@ -135,7 +135,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 10,
             features: Features::all(),
-            algorithm: Algorithm::Pvs,
+            algorithm: Algorithm::AspirationPvs,
         }
     }
 }
