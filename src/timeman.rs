@@ -16,11 +16,13 @@
 //! Budget on the clock (all arithmetic saturating, every bound at least [`MIN_HARD_MS`]):
 //! - the clock is spread over the moves to go (`movestogo`, at most [`MAX_MOVES_TO_GO`], or
 //!   [`SUDDEN_DEATH_MOVES`] in sudden death), counting the increments still to come and one
-//!   `Move Overhead` per move: `optimum = (time + inc·(mtg−1) − overhead·(mtg+1)) / mtg`;
-//! - in sudden death `time` is first reduced by a floor, `min(time / 2, 300 ms + 10 · inc)`
-//!   ([`FLOOR_BASE_MS`]): the clock settles above it in long games, and near it no move may
-//!   take more than a quarter of the clock, so a host that freezes the process for a moment
-//!   does not cost the game;
+//!   `Move Overhead` per move: `optimum = (time + inc·(mtg−1) − reserve) / mtg` with
+//!   `reserve = max(overhead·(mtg+1), floor)`;
+//! - in sudden death the floor is `min(time / 2, 300 ms + 10 · inc)` ([`FLOOR_BASE_MS`]),
+//!   and no single move may touch it: the bounds of this move are taken from
+//!   `time − floor − overhead`, so the clock settles above the floor in long games and near
+//!   it no move may take more than a quarter of the clock; a host that freezes the process
+//!   for a moment does not cost the game;
 //! - the hard bound is [`HARD_FACTOR`] × optimum, never more than half of the clock left after
 //!   the overhead (80% on the last move before the control, or when the increment alone
 //!   refills it), and in a repeating control it leaves a minimal move's worth of time for each
@@ -259,17 +261,20 @@ impl TimeManager {
 /// Optimum and hard bound on the clock: `time` left, `inc` per move, `movestogo` moves to the
 /// next control (`None`: sudden death), all in milliseconds.
 fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (u64, u64) {
-    let time = time.saturating_sub(clock_floor(time, inc, movestogo));
-    let avail = time.saturating_sub(overhead);
     let moves = movestogo.map_or(SUDDEN_DEATH_MOVES, |m| {
         u64::from(m).clamp(1, MAX_MOVES_TO_GO)
     });
     let last_move = movestogo == Some(1);
+    let floor = clock_floor(time, inc, movestogo);
     // What the next `moves` moves can count on: the clock and the increments still to come,
-    // less one overhead per move (and one more for this move's reply).
+    // less one overhead per move (and one more for this move's reply) or the floor, whichever
+    // is more. Both keep back time for the same risk (lag, a frozen process); stacking them
+    // left nothing to think with in bullet (1+0.01: 400 ms floor + 31 × 30 ms overhead).
     let pool = time
         .saturating_add(inc.saturating_mul(moves - 1))
-        .saturating_sub(overhead.saturating_mul(moves + 1));
+        .saturating_sub(floor.max(overhead.saturating_mul(moves + 1)));
+    // This move alone must leave the floor and its own overhead untouched.
+    let avail = time.saturating_sub(floor).saturating_sub(overhead);
     let optimum = (pool / moves).min(percent(avail, OPTIMUM_CEILING_PCT));
     let ceiling_pct = if last_move || inc >= avail {
         LAST_MOVE_CEILING_PCT
@@ -386,11 +391,23 @@ mod tests {
         let t = tm(60_000, 0, None, 0);
         assert_eq!(t.optimum_ms(), Some(59_700 / 30));
         assert_eq!(t.hard_ms(), Some(5 * (59_700 / 30)));
-        // The increments to come are counted, and the overhead of every move; the floor is
-        // 300 ms + 10 increments.
+        // The increments to come are counted; the floor (300 ms + 10 increments) is kept
+        // back when it is more than the overhead of every move to come.
         let t = tm(10_000, 100, None, 30);
-        assert_eq!(t.optimum_ms(), Some((8_700 + 29 * 100 - 31 * 30) / 30));
+        assert_eq!(t.optimum_ms(), Some((10_000 + 29 * 100 - 1_300) / 30));
         assert!(t.hard_ms().unwrap() <= (8_700 - 30) / 2);
+    }
+
+    #[test]
+    fn bullet_keeps_time_to_think() {
+        // 1+0.01 with 30 ms overhead: the 31 overheads (930 ms) are the reserve, not the
+        // 400 ms floor on top of them (that left the minimum, 1 ms a move, and lost games).
+        let t = tm(1_000, 10, None, 30);
+        assert_eq!(t.optimum_ms(), Some((1_000 + 29 * 10 - 31 * 30) / 30));
+        // With 10 ms overhead the floor is the larger reserve.
+        let t = tm(1_000, 10, None, 10);
+        assert_eq!(t.optimum_ms(), Some((1_000 + 29 * 10 - 400) / 30));
+        assert!(t.hard_ms().unwrap() <= (1_000 - 400 - 10) / 2);
     }
 
     #[test]
