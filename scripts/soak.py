@@ -92,7 +92,7 @@ def match_command(args, name, opponent, opp_opts, tc, games):
     match = os.path.join(args.shared, "tools", "match.py")
     cmd = [sys.executable, match, "--a", args.engine, "--b", opponent, "--tc", tc,
            "--games", str(games), "--concurrency", str(args.concurrency),
-           "--name-a", "nullwindow", "--name-b", os.path.basename(opponent),
+           "--name-a", "nullwindow", "--name-b", os.path.basename(opponent.split()[0]),
            "--pgn", os.path.join(args.log_dir, f"{name}.pgn")]
     for o in args.engine_opt:
         cmd += ["--a-opt", o]
@@ -210,7 +210,7 @@ def main():
         steal, max_stall, stalls = machine
         steal_text = "steal n/a" if steal is None else f"steal {steal:.1f}%"
         machine_text = f"{steal_text}, longest stall {max_stall:.0f} ms, {stalls} over 200 ms"
-        opp = ("itself" if same else os.path.basename(opponent))[:24]
+        opp = ("itself" if same else os.path.basename(opponent.split()[0]))[:24]
         if counters is None:
             print(f"{name:10} {tc:8} {opp:24} did not finish (match.py exit {rc}); "
                   f"see {os.path.join(args.log_dir, name + '.log')}; {machine_text}")
