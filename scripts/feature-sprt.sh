@@ -3,8 +3,12 @@
 # against the same binary with that technique switched off (B) through the SearchFeatures
 # UCI option, as an SPRT with ../shared/tools/match.py.
 #
-#   scripts/feature-sprt.sh [-b BIN] [-t TC] [-g MAXGAMES] [-c CONCURRENCY] name...
+#   scripts/feature-sprt.sh [-b BIN] [-t TC | -n NODES] [-g MAXGAMES] [-c CONCURRENCY] name...
 #   scripts/feature-sprt.sh lmr nmp rfp
+#   scripts/feature-sprt.sh -n 20000 -g 200 -c 2 killers history
+#
+# -t plays timed games (default 5+0.05); -n plays a fixed number of nodes per move instead:
+# free of clock noise and of a loaded machine, but blind to what a technique costs per node.
 #
 # Results go to out/features/<name>.log (the last line is the verdict) and a summary line per
 # feature is printed.
@@ -12,24 +16,27 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/nullwindow
 TC=5+0.05
+NODES=
 GAMES=400
 CONC=1
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
-while getopts "b:t:g:c:" o; do
+while getopts "b:t:n:g:c:" o; do
   case $o in
     b) BIN=$OPTARG ;;
     t) TC=$OPTARG ;;
+    n) NODES=$OPTARG ;;
     g) GAMES=$OPTARG ;;
     c) CONC=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
+if [ -n "$NODES" ]; then limit=(--nodes "$NODES"); else limit=(--tc "$TC"); fi
 mkdir -p out/features
 for f in "$@"; do
   log=out/features/$f.log
   SHARED="$SHARED" python3 scripts/sprt.py --a "$BIN" --b "$BIN" --b-opt "SearchFeatures=all -$f" \
-    --name-a "all" --name-b "no-$f" --tc "$TC" --games "$GAMES" --concurrency "$CONC" \
+    --name-a "all" --name-b "no-$f" "${limit[@]}" --games "$GAMES" --concurrency "$CONC" \
     --sprt 0 5 --openings "$SHARED/data/openings/UHO_4060_v4.epd" > "$log" 2>&1 || true
   echo "$f: $(tail -n 1 "$log")"
 done
