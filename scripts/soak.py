@@ -88,11 +88,17 @@ def phases(args):
     return out
 
 
+def program(command):
+    """The executable of an engine command line ("/usr/games/gnuchess --uci" -> its path),
+    split on whitespace as match.py splits it."""
+    return command.split()[0]
+
+
 def match_command(args, name, opponent, opp_opts, tc, games):
     match = os.path.join(args.shared, "tools", "match.py")
     cmd = [sys.executable, match, "--a", args.engine, "--b", opponent, "--tc", tc,
            "--games", str(games), "--concurrency", str(args.concurrency),
-           "--name-a", "nullwindow", "--name-b", os.path.basename(opponent.split()[0]),
+           "--name-a", "nullwindow", "--name-b", os.path.basename(program(opponent)),
            "--pgn", os.path.join(args.log_dir, f"{name}.pgn")]
     for o in args.engine_opt:
         cmd += ["--a-opt", o]
@@ -181,7 +187,7 @@ def main():
         sys.exit(f"soak: {args.engine} is not an executable (run `make` first)")
     todo = phases(args)
     for name, opponent, _, _, _ in todo:
-        if not os.access(opponent.split()[0], os.X_OK):
+        if not os.access(program(opponent), os.X_OK):
             sys.exit(f"soak: opponent of phase '{name}' is not an executable: {opponent}")
     os.makedirs(args.log_dir, exist_ok=True)
     rows, failed = [], False
@@ -191,7 +197,7 @@ def main():
             print(" ".join(cmd))
             continue
         rc, counters, score, secs, machine = run_phase(args, name, cmd)
-        same = os.path.realpath(opponent) == os.path.realpath(args.engine)
+        same = os.path.realpath(program(opponent)) == os.path.realpath(args.engine)
         if rc != 0 or counters is None:
             failed = True
             rows.append((name, tc, opponent, None, None, rc, secs, same, machine))
@@ -210,7 +216,7 @@ def main():
         steal, max_stall, stalls = machine
         steal_text = "steal n/a" if steal is None else f"steal {steal:.1f}%"
         machine_text = f"{steal_text}, longest stall {max_stall:.0f} ms, {stalls} over 200 ms"
-        opp = ("itself" if same else os.path.basename(opponent.split()[0]))[:24]
+        opp = ("itself" if same else os.path.basename(program(opponent)))[:24]
         if counters is None:
             print(f"{name:10} {tc:8} {opp:24} did not finish (match.py exit {rc}); "
                   f"see {os.path.join(args.log_dir, name + '.log')}; {machine_text}")
