@@ -13,23 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/nullwindow
-NODES=20000
-TC=
+limit=(--nodes 20000)
 GAMES=200
 CONC=1
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-while getopts "b:n:t:g:c:" o; do
-  case $o in
-    b) BIN=$OPTARG ;;
-    n) NODES=$OPTARG ;;
-    t) TC=$OPTARG ;;
-    g) GAMES=$OPTARG ;;
-    c) CONC=$OPTARG ;;
-    *) exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-if [ -n "$TC" ]; then limit=(--tc "$TC"); else limit=(--nodes "$NODES"); fi
+. scripts/lib/match-opts.sh
 mkdir -p out/drivers
 for d in "$@"; do
   log=out/drivers/$d.log

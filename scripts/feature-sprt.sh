@@ -15,23 +15,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/nullwindow
-TC=5+0.05
-NODES=
+limit=(--tc 5+0.05)
 GAMES=400
 CONC=1
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-while getopts "b:t:n:g:c:" o; do
-  case $o in
-    b) BIN=$OPTARG ;;
-    t) TC=$OPTARG ;;
-    n) NODES=$OPTARG ;;
-    g) GAMES=$OPTARG ;;
-    c) CONC=$OPTARG ;;
-    *) exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
-if [ -n "$NODES" ]; then limit=(--nodes "$NODES"); else limit=(--tc "$TC"); fi
+. scripts/lib/match-opts.sh
 mkdir -p out/features
 for f in "$@"; do
   log=out/features/$f.log
