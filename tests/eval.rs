@@ -26,6 +26,16 @@ const EXTRA: &[&str] = &[
     "8/8/4k3/8/8/3NK3/3N4/8 w - - 0 1",
     // Rooks on open files and the seventh.
     "6k1/1R3ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1",
+    // Outposts, threats, pawn storms, candidates, wrong bishop, the rule of the square.
+    "4k3/pp3ppp/8/3N4/4P3/8/PPP2PPP/4K3 w - - 0 1",
+    "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1",
+    "6k1/8/8/8/7p/6p1/5PPP/6K1 w - - 0 1",
+    "4k3/8/1p6/8/1PP5/8/8/4K3 w - - 0 1",
+    "k7/8/P7/1K6/8/8/8/2B5 w - - 0 1",
+    "k7/8/P7/1K6/8/8/8/3B4 w - - 0 1",
+    "8/8/8/P3k3/8/8/8/K7 w - - 0 1",
+    "8/8/8/P3k3/8/8/8/K7 b - - 0 1",
+    "r2qk2r/ppp2ppp/2n5/3np3/2B1P3/2NP1N2/PPP2PPP/R2QK2R b KQkq - 0 8",
 ];
 
 /// FENs of an EPD file (the part of each line before the first `;`; `#` lines skipped).
@@ -186,6 +196,70 @@ fn exposed_king_is_worse() {
         exposed > sheltered,
         "exposed {exposed} sheltered {sheltered}"
     );
+}
+
+/// The trace coefficient (White's count minus Black's) of the weight called `name`.
+fn coefficient(fen: &str, name: &str) -> i32 {
+    let mut trace = EvalTrace::new();
+    evaluate_traced(&pos(fen), &mut trace);
+    let i = (0..NUM_WEIGHTS)
+        .find(|&i| nullwindow::eval::trace::weight_name(i) == name)
+        .unwrap_or_else(|| panic!("no weight {name}"));
+    trace.linear[i]
+}
+
+#[test]
+fn new_terms_fire_where_they_should() {
+    // White knight on d5, defended by e4; Black has no c- or e-pawn to chase it.
+    let outpost = "4k3/pp3ppp/8/3N4/4P3/8/PPP2PPP/4K3 w - - 0 1";
+    assert_eq!(coefficient(outpost, "KNIGHT_OUTPOST"), 1);
+    // With a black pawn on c7 the square can be attacked one day: no outpost.
+    let chased = "4k3/ppp2ppp/8/3N4/4P3/8/PPP2PPP/4K3 w - - 0 1";
+    assert_eq!(coefficient(chased, "KNIGHT_OUTPOST"), 0);
+
+    // A black knight attacked by a pawn and defended by nothing.
+    let threat = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(coefficient(threat, "THREAT_MINOR_BY_PAWN"), 1);
+    assert_eq!(coefficient(threat, "THREAT_HANGING"), 1);
+    // Black's own view of the same: the d5 knight threatens nothing.
+    assert_eq!(coefficient(threat, "THREAT_WEAK_PAWN"), 0);
+    // c3-c4 would attack the knight on d5 (c4 is safe: nothing black attacks it).
+    let push = "4k3/8/8/3n4/8/2P5/8/4K3 w - - 0 1";
+    assert_eq!(coefficient(push, "THREAT_PAWN_PUSH"), 1);
+
+    // Black pawns on g3 (blocked by g2) and h4 (free) in front of White's king on g1.
+    let storm = "6k1/8/8/8/7p/6p1/5PPP/6K1 w - - 0 1";
+    assert_eq!(coefficient(storm, "KING_STORM_BLOCKED[2]"), 1);
+    assert_eq!(coefficient(storm, "KING_STORM[3]"), 1);
+
+    // c4 has a clear file and b4 against b6 as helper and sentry: a candidate.
+    let candidate = "4k3/8/1p6/8/1PP5/8/8/4K3 w - - 0 1";
+    assert_eq!(coefficient(candidate, "PAWN_CANDIDATE[3]"), 1);
+    // Two sentries (b6, d6) against one helper: not a candidate.
+    let held = "4k3/8/1p1p4/8/1PP5/8/8/4K3 w - - 0 1";
+    assert_eq!(coefficient(held, "PAWN_CANDIDATE[3]"), 0);
+
+    // a5 against a king on e5: White to move queens first, Black to move catches it.
+    assert_eq!(
+        coefficient("8/8/8/P3k3/8/8/8/K7 w - - 0 1", "PASSED_UNSTOPPABLE"),
+        1
+    );
+    assert_eq!(
+        coefficient("8/8/8/P3k3/8/8/8/K7 b - - 0 1", "PASSED_UNSTOPPABLE"),
+        0
+    );
+}
+
+#[test]
+fn rook_pawn_with_the_wrong_bishop_is_a_draw() {
+    // a-pawn, dark-squared bishop, a8 is light: the king in the corner holds.
+    assert_eq!(evaluate(&pos("k7/8/P7/1K6/8/8/8/2B5 w - - 0 1")), 0);
+    assert_eq!(evaluate(&pos("k7/8/P7/1K6/8/8/8/2B5 b - - 0 1")), 0);
+    // The right bishop wins, and so does the wrong one when the king is far from the corner.
+    assert!(evaluate(&pos("k7/8/P7/1K6/8/8/8/3B4 w - - 0 1")) > 300);
+    assert!(evaluate(&pos("8/8/P7/1K6/8/5k2/8/2B5 w - - 0 1")) > 300);
+    // A bare rook pawn against the king in front of it.
+    assert_eq!(evaluate(&pos("8/k7/8/P7/8/8/8/4K3 w - - 0 1")), 0);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use super::params::*;
 use super::{non_pawn_material, role_value};
-use crate::position::{Bitboard, Board, Color, Role};
+use crate::position::{Bitboard, Board, Color, File, Rank, Role, Square};
 
 /// Scale factor (out of [`SCALE_NORMAL`]) for the endgame score `eg` (White's view) of `b`.
 #[inline]
@@ -12,6 +12,10 @@ pub(super) fn scale_factor(b: &Board, eg: i32) -> i32 {
     let weak = !strong;
     let strong_pieces = b.by_color(strong);
     let strong_pawns = b.pawns() & strong_pieces;
+
+    if rook_pawn_fortress(b, strong, strong_pawns) {
+        return SCALE_CANNOT_WIN;
+    }
 
     if strong_pawns.is_empty() {
         let strong_npm = non_pawn_material(b, strong);
@@ -41,4 +45,40 @@ pub(super) fn scale_factor(b: &Board, eg: i32) -> i32 {
         return SCALE_OPPOSITE_BISHOPS;
     }
     SCALE_NORMAL
+}
+
+/// The stronger side has pawns only on one rook file and, besides, at most bishops that do not
+/// cover the queening square; the bare enemy king stands on or next to that square. Drawn:
+/// the king cannot be driven out of the corner.
+#[inline]
+fn rook_pawn_fortress(b: &Board, strong: Color, strong_pawns: Bitboard) -> bool {
+    let weak = !strong;
+    if strong_pawns.is_empty() || (b.by_color(weak) & !b.kings()).any() {
+        return false;
+    }
+    let pieces = b.by_color(strong) & !b.kings() & !b.pawns();
+    if (pieces & !b.bishops()).any() {
+        return false;
+    }
+    let file = if (strong_pawns & !Bitboard::from_file(File::A)).is_empty() {
+        File::A
+    } else if (strong_pawns & !Bitboard::from_file(File::H)).is_empty() {
+        File::H
+    } else {
+        return false;
+    };
+    let rank = match strong {
+        Color::White => Rank::Eighth,
+        Color::Black => Rank::First,
+    };
+    let queening = Square::from_coords(file, rank);
+    let colour = if Bitboard::LIGHT_SQUARES.contains(queening) {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        Bitboard::DARK_SQUARES
+    };
+    let Some(king) = b.king_of(weak) else {
+        return false;
+    };
+    (pieces & colour).is_empty() && king.distance(queening) <= 1
 }

@@ -1,5 +1,6 @@
-//! King safety: the king's piece-square value, its pawn shield, open files next to it, and the
-//! king danger from enemy pieces attacking the king zone (non-linear in the attack units).
+//! King safety: the king's piece-square value, its pawn shield, enemy pawn storms, open files
+//! next to it, and the king danger from enemy pieces attacking the king zone (non-linear in
+//! the attack units).
 
 use super::params::*;
 use super::trace::{Group, Trace, king_danger};
@@ -34,12 +35,13 @@ pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &EvalInfo, tr: &mut
         - danger(b, us, ksq, info, tr)
 }
 
-/// Pawn shield and open files on the king's file and its neighbours.
+/// Pawn shield, pawn storm and open files on the king's file and its neighbours.
 #[inline]
 fn shelter<T: Trace>(us: Color, ksq: Square, info: &EvalInfo, tr: &mut T) -> Score {
     let own = info.pawns[ci(us)];
     let theirs = info.pawns[ci(!us)];
-    let in_front = own & ranks_in_front(us, ksq.rank() as u32);
+    let ahead = ranks_in_front(us, ksq.rank() as u32);
+    let in_front = own & ahead;
     let kfile = ksq.file() as i32;
     let mut score = Score::default();
     for f in (kfile - 1).max(0)..=(kfile + 1).min(7) {
@@ -53,6 +55,30 @@ fn shelter<T: Trace>(us: Color, ksq: Square, info: &EvalInfo, tr: &mut T) -> Sco
         let shield_idx = (dist as usize).min(3);
         score += KING_SHIELD[shield_idx];
         tr.term(us, Group::KingShield, shield_idx, 1);
+
+        // The nearest enemy pawn in front of the king on this file, if within three ranks.
+        let storm = theirs & ahead & file;
+        let stormer = match us {
+            Color::White => storm.first(),
+            Color::Black => storm.last(),
+        };
+        if let Some(p) = stormer {
+            let dist = (p.rank() as i32 - ksq.rank() as i32).unsigned_abs() as usize;
+            if dist <= 3 {
+                // Blocked: an own pawn stands on the square the stormer would advance to.
+                let next = match us {
+                    Color::White => Bitboard::from_square(p).shift(-8),
+                    Color::Black => Bitboard::from_square(p).shift(8),
+                };
+                if (own & next).any() {
+                    score += KING_STORM_BLOCKED[dist];
+                    tr.term(us, Group::KingStormBlocked, dist, 1);
+                } else {
+                    score += KING_STORM[dist];
+                    tr.term(us, Group::KingStorm, dist, 1);
+                }
+            }
+        }
         if (own & file).is_empty() {
             if (theirs & file).is_empty() {
                 score += KING_OPEN_FILE;

@@ -5,12 +5,15 @@
 //! - material and piece-square tables (`pieces.rs`, pawns in `pawns.rs`);
 //! - mobility of knights, bishops, rooks and queens over safe squares, bishop pair, rooks on
 //!   open files and the seventh rank (`pieces.rs`);
-//! - pawn structure (passed, isolated, doubled, backward, supported and phalanx pawns), cached
-//!   in a pawn hash table keyed by the pawns alone, plus the passed-pawn terms that look at
-//!   kings and pieces (`pawns.rs`);
-//! - king safety: pawn shield, open files next to the king and non-linear king danger from
-//!   attacks on the king zone (`king.rs`);
-//! - a tempo bonus for the side to move, and scaling of drawish endgames (`endgame.rs`).
+//! - pawn structure (passed, candidate, isolated, doubled, backward, supported and phalanx
+//!   pawns), cached in a pawn hash table keyed by the pawns alone, plus the passed-pawn terms
+//!   that look at kings and pieces, the rule of the square among them (`pawns.rs`);
+//! - king safety: pawn shield, pawn storms, open files next to the king and non-linear king
+//!   danger from attacks on the king zone (`king.rs`);
+//! - threats: pieces attacked by pawns or lesser pieces, hanging pieces, weak pawns, safe pawn
+//!   pushes that would attack a piece (`threats.rs`);
+//! - a tempo bonus for the side to move, and scaling of drawish endgames: lone minors,
+//!   opposite-coloured bishops, rook pawns with the wrong bishop (`endgame.rs`).
 //!
 //! [`Evaluator`] owns the pawn hash table; the search holds one. The free function
 //! [`evaluate`] gives the same value without a cache, for callers that hold no state.
@@ -24,6 +27,7 @@ mod king;
 pub mod params;
 mod pawns;
 mod pieces;
+mod threats;
 pub mod trace;
 
 use crate::position::{Bitboard, Board, Color, Position, Role, Square, attacks};
@@ -227,6 +231,26 @@ fn pawn_attacks_bb(c: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
+/// Squares that the pawns in `pawns` of colour `c` attack now or after advancing (their attacks
+/// filled towards `c`'s promotion rank).
+#[inline]
+fn pawn_attack_span(c: Color, pawns: Bitboard) -> Bitboard {
+    let mut a = pawn_attacks_bb(c, pawns).0;
+    match c {
+        Color::White => {
+            a |= a << 8;
+            a |= a << 16;
+            a |= a << 32;
+        }
+        Color::Black => {
+            a |= a >> 8;
+            a |= a >> 16;
+            a |= a >> 32;
+        }
+    }
+    Bitboard(a)
+}
+
 /// Knights, bishops, rooks and queens of `c` at middlegame values.
 #[inline]
 fn non_pawn_material(b: &Board, c: Color) -> i32 {
@@ -308,8 +332,10 @@ fn evaluate_with<T: Trace>(pos: &Position, entry: &pawns::PawnEntry, tr: &mut T)
     // King safety and passed pawns read the attack maps the piece terms filled in.
     score += king::evaluate(b, Color::White, &info, tr);
     score -= king::evaluate(b, Color::Black, &info, tr);
-    score += pawns::evaluate_passed(Color::White, entry.passed, &info, tr);
-    score -= pawns::evaluate_passed(Color::Black, entry.passed, &info, tr);
+    score += threats::evaluate(b, Color::White, &info, tr);
+    score -= threats::evaluate(b, Color::Black, &info, tr);
+    score += pawns::evaluate_passed(b, pos.turn(), Color::White, entry.passed, &info, tr);
+    score -= pawns::evaluate_passed(b, pos.turn(), Color::Black, entry.passed, &info, tr);
     score += match pos.turn() {
         Color::White => params::TEMPO,
         Color::Black => -params::TEMPO,

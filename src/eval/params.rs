@@ -12,8 +12,8 @@
 //! pawn structure, `KING_*` king safety, `*_UNITS` king-danger attack units (see
 //! [`KING_DANGER_DIVISOR`]), `SCALE_*` endgame scale factors out of [`SCALE_NORMAL`].
 //!
-//! The numbers were written by hand for this engine from the usual principles; they are a
-//! starting point for tuning, not tuned values.
+//! The numbers were written by hand for this engine from the usual principles (Texel tunes on
+//! the TCEC set fit the data better but lost in games; see the README's Tuning section).
 
 use super::Score;
 
@@ -153,6 +153,11 @@ pub const ROOK_SEMI_OPEN_FILE: Score = Score(12, 5);
 /// Rook on the seventh rank while the enemy king is on the eighth or enemy pawns are on the
 /// seventh.
 pub const ROOK_ON_SEVENTH: Score = Score(10, 22);
+/// Knight on an outpost: relative rank 4 to 6, defended by an own pawn, on a square no enemy
+/// pawn can ever attack.
+pub const KNIGHT_OUTPOST: Score = Score(22, 12);
+/// Bishop on an outpost (as for knights).
+pub const BISHOP_OUTPOST: Score = Score(12, 4);
 
 // ------------------------------------------------------------------------------------------
 // Pawn structure (all of it cached in the pawn hash table except the `PASSED_*` terms that
@@ -177,6 +182,14 @@ pub const PAWN_SUPPORTED: [Score; 8] = [
 pub const PAWN_PHALANX: [Score; 8] = [
     Score(0, 0), Score(3, 0), Score(6, 3), Score(10, 6),
     Score(18, 14), Score(35, 30), Score(60, 60), Score(0, 0),
+];
+/// Candidate passed pawn, by relative rank: not passed, no enemy pawn in front of it on its
+/// file, and at least as many own pawns level with or behind it on the adjacent files as enemy
+/// pawns in front of it there (it can force its way through).
+#[rustfmt::skip]
+pub const PAWN_CANDIDATE: [Score; 8] = [
+    Score(0, 0), Score(0, 4), Score(2, 6), Score(5, 10),
+    Score(10, 20), Score(20, 40), Score(0, 0), Score(0, 0),
 ];
 /// Passed pawn (no enemy pawn in front on its own or an adjacent file, no own pawn in front on
 /// its file), by relative rank.
@@ -211,6 +224,9 @@ pub const PASSED_SAFE_PUSH: [Score; 8] = [
     Score(0, 0), Score(0, 0), Score(0, 2), Score(2, 5),
     Score(4, 10), Score(8, 20), Score(12, 30), Score(0, 0),
 ];
+/// Passed pawn that the enemy king cannot catch by the rule of the square while the enemy has
+/// only king and pawns, and no own piece stands in its way.
+pub const PASSED_UNSTOPPABLE: Score = Score(0, 250);
 
 // ------------------------------------------------------------------------------------------
 // King safety
@@ -226,6 +242,17 @@ pub const KING_SHIELD: [Score; 4] = [
 pub const KING_SEMI_OPEN_FILE: Score = Score(-6, 0);
 /// File next to (or of) the king with no pawn at all.
 pub const KING_OPEN_FILE: Score = Score(-12, -2);
+/// Enemy pawn storming a file next to (or of) the king, by how many ranks in front of the king
+/// the nearest one stands: none within three, 1, 2, 3. Not blocked by an own pawn.
+#[rustfmt::skip]
+pub const KING_STORM: [Score; 4] = [
+    Score(0, 0), Score(-6, 0), Score(-18, -4), Score(-10, -2),
+];
+/// As [`KING_STORM`], for a storming pawn that an own pawn blocks (stands right in front of).
+#[rustfmt::skip]
+pub const KING_STORM_BLOCKED: [Score; 4] = [
+    Score(0, 0), Score(0, 0), Score(-6, 0), Score(-2, 0),
+];
 
 /// King-danger units per enemy piece attacking the king zone, indexed knight, bishop, rook,
 /// queen. The middlegame units are squared (see [`KING_DANGER_DIVISOR`]), the endgame units
@@ -241,6 +268,27 @@ pub const KING_SAFE_CHECK_UNITS: [Score; 4] =
     [Score(12, 12), Score(7, 7), Score(10, 10), Score(8, 8)];
 /// King-danger units removed when the attacker has no queen.
 pub const KING_NO_QUEEN_UNITS: Score = Score(-20, -20);
+
+// ------------------------------------------------------------------------------------------
+// Threats (a bonus for the attacking side, per enemy piece threatened)
+// ------------------------------------------------------------------------------------------
+
+/// Enemy pawn that we attack and that nothing defends.
+pub const THREAT_WEAK_PAWN: Score = Score(6, 24);
+/// Enemy knight or bishop attacked by one of our pawns.
+pub const THREAT_MINOR_BY_PAWN: Score = Score(50, 40);
+/// Enemy knight or bishop attacked by one of our knights or bishops.
+pub const THREAT_MINOR_BY_MINOR: Score = Score(22, 30);
+/// Enemy knight or bishop that nothing defends, attacked by one of our rooks or queens.
+pub const THREAT_MINOR_BY_MAJOR: Score = Score(24, 36);
+/// Enemy rook attacked by one of our pawns, knights or bishops.
+pub const THREAT_ROOK_BY_LESSER: Score = Score(40, 24);
+/// Enemy queen attacked by one of our pawns, knights, bishops or rooks.
+pub const THREAT_QUEEN: Score = Score(36, 20);
+/// Enemy knight, bishop, rook or queen that we attack and that nothing defends.
+pub const THREAT_HANGING: Score = Score(20, 14);
+/// Enemy knight, bishop, rook or queen that one of our pawns would attack after a safe push.
+pub const THREAT_PAWN_PUSH: Score = Score(12, 20);
 
 // ------------------------------------------------------------------------------------------
 // Side to move
@@ -274,5 +322,6 @@ pub const SCALE_OPPOSITE_BISHOPS: i32 = 64;
 /// The stronger side has no pawns and is less than a rook up in pieces.
 pub const SCALE_NO_PAWNS_SMALL_EDGE: i32 = 16;
 /// The stronger side has no pawns and at most a minor piece, or only two knights against a bare
-/// king: it cannot win.
+/// king, or only rook pawns (with at most bishops that do not cover the queening square)
+/// against a bare king that holds the queening corner: it cannot win.
 pub const SCALE_CANNOT_WIN: i32 = 0;

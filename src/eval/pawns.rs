@@ -209,6 +209,15 @@ fn structure<T: Trace>(
             score += PASSED_RANK[r];
             tr.term(us, Group::PassedRank, r, 1);
             passed.add(sq);
+        } else if !doubled && (opp.0 & FORWARD_FILE[u][s]) == 0 {
+            // Candidate: the file ahead is free of enemy pawns and our helpers on the
+            // adjacent files (level or behind) are at least as many as their sentries there.
+            let sentries = (opp.0 & PASSED_SPAN[u][s]).count_ones();
+            let helpers = (own.0 & ADJACENT_FILES[file] & behind_or_level).count_ones();
+            if helpers >= sentries {
+                score += PAWN_CANDIDATE[r];
+                tr.term(us, Group::PawnCandidate, r, 1);
+            }
         }
     }
     score
@@ -225,9 +234,12 @@ fn forward_one(c: Color, sq: Square) -> u64 {
 }
 
 /// Passed-pawn terms of colour `us` that depend on kings and pieces (from `us`'s view): king
-/// distances to the square in front, blocked pawns, safe pushes.
+/// distances to the square in front, blocked pawns, safe pushes, and the rule of the square
+/// when the enemy has only king and pawns (`turn` is the side to move).
 #[inline]
 pub(super) fn evaluate_passed<T: Trace>(
+    b: &Board,
+    turn: Color,
     us: Color,
     passed: Bitboard,
     info: &EvalInfo,
@@ -235,6 +247,7 @@ pub(super) fn evaluate_passed<T: Trace>(
 ) -> Score {
     let (u, t) = (ci(us), ci(!us));
     let mut score = Score::default();
+    let them_pawn_ending = (b.by_color(!us) & !b.pawns() & !b.kings()).is_empty();
     for sq in passed & info.pawns[u] {
         let r = relative_rank(us, sq);
         // A pawn never stands on its last rank, so the square in front exists.
@@ -255,8 +268,35 @@ pub(super) fn evaluate_passed<T: Trace>(
             score += PASSED_SAFE_PUSH[r];
             tr.term(us, Group::PassedSafePush, r, 1);
         }
+        if them_pawn_ending && unstoppable(b, turn, us, sq, info.king_sq[t]) {
+            score += PASSED_UNSTOPPABLE;
+            tr.term(us, Group::PassedUnstoppable, 0, 1);
+        }
     }
     score
+}
+
+/// The rule of the square: the `us` pawn on `sq` (passed) queens before the enemy king on
+/// `king` can reach its queening square, and nothing of ours stands in its way. `turn` is the
+/// side to move.
+#[inline]
+fn unstoppable(b: &Board, turn: Color, us: Color, sq: Square, king: Square) -> bool {
+    let u = ci(us);
+    if (b.occupied().0 & FORWARD_FILE[u][sq as usize]) != 0 {
+        return false;
+    }
+    let r = relative_rank(us, sq);
+    // Moves to queen; from the second rank the double step saves one.
+    let moves = (7 - r).min(5) as i32;
+    let queening = Square::from_coords(
+        sq.file(),
+        match us {
+            Color::White => crate::position::Rank::Eighth,
+            Color::Black => crate::position::Rank::First,
+        },
+    );
+    let king_moves = king.distance(queening) as i32 - i32::from(turn != us);
+    king_moves > moves
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Knights, bishops, rooks and queens: material, piece-square tables, mobility over safe
-//! squares, bishop pair, rooks on open files and on the seventh rank. While walking the pieces
+//! squares, knight and bishop outposts, bishop pair, rooks on open files and on the seventh
+//! rank. While walking the pieces
 //! this fills the attack maps and the king-attack tallies that [`super::king`] reads.
 
 use super::params::*;
@@ -21,6 +22,7 @@ pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &mut EvalInfo, tr: 
     let occ = info.occupied;
     let area = info.mobility_area[u];
     let enemy_zone = info.king_zone[t];
+    let outposts = outpost_squares(us, info);
     let mut score = Score::default();
 
     // Knights.
@@ -31,6 +33,10 @@ pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &mut EvalInfo, tr: 
         score += MOBILITY_KNIGHT[mobility];
         tr.term(us, Group::MobilityKnight, mobility, 1);
         record(info, us, Role::Knight, att, enemy_zone, tr);
+        if outposts.contains(sq) {
+            score += KNIGHT_OUTPOST;
+            tr.term(us, Group::KnightOutpost, 0, 1);
+        }
     }
 
     // Bishops.
@@ -42,6 +48,10 @@ pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &mut EvalInfo, tr: 
         score += MOBILITY_BISHOP[mobility];
         tr.term(us, Group::MobilityBishop, mobility, 1);
         record(info, us, Role::Bishop, att, enemy_zone, tr);
+        if outposts.contains(sq) {
+            score += BISHOP_OUTPOST;
+            tr.term(us, Group::BishopOutpost, 0, 1);
+        }
     }
     if (bishops & Bitboard::LIGHT_SQUARES).any() && (bishops & Bitboard::DARK_SQUARES).any() {
         score += BISHOP_PAIR;
@@ -87,6 +97,19 @@ pub(super) fn evaluate<T: Trace>(b: &Board, us: Color, info: &mut EvalInfo, tr: 
         record(info, us, Role::Queen, att, enemy_zone, tr);
     }
     score
+}
+
+/// Outposts of `us`: squares on relative ranks 4 to 6 that an own pawn defends and that no
+/// enemy pawn attacks now or after any advance.
+#[inline]
+pub(super) fn outpost_squares(us: Color, info: &EvalInfo) -> Bitboard {
+    let them = !us;
+    let span = super::pawn_attack_span(them, info.pawns[ci(them)]);
+    let ranks = match us {
+        Color::White => Bitboard(0x0000_FFFF_FF00_0000),
+        Color::Black => Bitboard(0x0000_00FF_FFFF_0000),
+    };
+    ranks & info.attacked_by[ci(us)][0] & !span
 }
 
 /// Adds one piece's attacks to the maps and, when they reach the enemy king zone, to the

@@ -387,6 +387,17 @@ fn shift_tables(w: &mut [[f64; 2]], reference: &[[f64; 2]], into_piece_value: bo
     }
 }
 
+/// Which weights a run may change: those whose name starts with one of `prefixes` (every
+/// weight when there are none).
+pub fn tunable_mask(prefixes: &[String]) -> Vec<bool> {
+    (0..NUM_WEIGHTS)
+        .map(|i| {
+            let name = weight_name(i);
+            prefixes.is_empty() || prefixes.iter().any(|p| name.starts_with(p.as_str()))
+        })
+        .collect()
+}
+
 /// Settings of a tuning run.
 #[derive(Clone, Debug)]
 pub struct TuneOptions {
@@ -410,6 +421,8 @@ pub struct TuneOptions {
     pub reg: f64,
     /// Keep the material of the built-in weights (see [`freeze_material`]).
     pub freeze_material: bool,
+    /// Tune only the weights whose `params.rs` name starts with one of these (empty: all).
+    pub only: Vec<String>,
 }
 
 impl Default for TuneOptions {
@@ -425,6 +438,7 @@ impl Default for TuneOptions {
             save_every: 0,
             reg: 0.0,
             freeze_material: false,
+            only: Vec::new(),
         }
     }
 }
@@ -444,6 +458,8 @@ usage: nullwindow tune --data FILE [options]
   --save-every N    also write FILE every N epochs (default: only at the end)
   --reg X           add X·Σ(w − w_built_in)² to the error (default 0): keeps weights the data
                     barely sees, and directions it cannot see at all, near their start
+  --only P1,P2,...  tune only the weights whose name in params.rs starts with one of these
+                    prefixes (e.g. THREAT_,KING_STORM); the others keep their built-in values
   --freeze-material keep the built-in piece values and the mean of every piece-square and
                     mobility table (each step is projected back): tunes where a piece stands
                     and how it moves, not what it is worth
@@ -485,6 +501,21 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
             "--threads" => o.threads = num(value()?)?.max(1),
             "--limit" => o.limit = Some(num(value()?)?),
             "--save-every" => o.save_every = num(value()?)?,
+            "--only" => {
+                o.only = value()?
+                    .split(',')
+                    .map(|p| p.trim().to_string())
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                let names: Vec<String> = (0..NUM_WEIGHTS).map(weight_name).collect();
+                if let Some(p) = o
+                    .only
+                    .iter()
+                    .find(|p| !names.iter().any(|n| n.starts_with(*p)))
+                {
+                    return Err(format!("--only: no weight is called {p}..."));
+                }
+            }
             "--reg" => {
                 let v = value()?;
                 o.reg = v
@@ -575,12 +606,25 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         t.elapsed().as_secs_f64()
     );
 
+    let mask = tunable_mask(&o.only);
+    if !o.only.is_empty() {
+        println!(
+            "tuning {} of {NUM_WEIGHTS} weights (--only {})",
+            mask.iter().filter(|&&t| t).count(),
+            o.only.join(",")
+        );
+    }
     let mut adam = Adam::new(NUM_WEIGHTS, o.lr);
     let tuning = Instant::now();
     println!("epoch      train MSE   validation MSE   seconds");
     for epoch in 0..o.epochs {
         let (mut g, train_mse) = gradient(&train, &w, k, o.threads);
         regularise(&mut g, &w, &reference, o.reg);
+        for (gi, &t) in g.iter_mut().zip(&mask) {
+            if !t {
+                *gi = [0.0; 2];
+            }
+        }
         let val_mse = mse(&val, &w, k, o.threads);
         println!(
             "{epoch:5}   {train_mse:12.7}   {val_mse:14.7}   {:7.1}",
@@ -772,6 +816,15 @@ mod tests {
             .expect("options");
         assert_eq!((o.epochs, o.lr, o.threads, o.limit), (3, 0.5, 2, Some(9)));
         assert!(parse_args(&a("--epochs 3")).is_err());
+        let o = parse_args(&a("--data x --only THREAT_,KING_STORM"))
+            .expect("parse")
+            .expect("options");
+        assert_eq!(o.only, vec!["THREAT_", "KING_STORM"]);
+        let mask = tunable_mask(&o.only);
+        assert!(mask[Group::ThreatQueen.index(0)] && mask[Group::KingStormBlocked.index(2)]);
+        assert!(!mask[Group::PieceValue.index(0)] && !mask[Group::KingShield.index(0)]);
+        assert!(tunable_mask(&[]).iter().all(|&t| t));
+        assert!(parse_args(&a("--data x --only NO_SUCH_WEIGHT")).is_err());
         assert!(parse_args(&a("--data x --lr -1")).is_err());
         assert!(parse_args(&a("--data x --epochs")).is_err());
         assert!(parse_args(&a("--data x --bogus 1")).is_err());
