@@ -9,6 +9,12 @@ use shakmaty::fen::{Fen, LossyFenError};
 
 const BENCH: &str = include_str!("../bench-positions/bench.epd");
 const SUITE: &str = include_str!("data/perftsuite.epd");
+/// Test suites in EPD (four FEN fields, then opcodes such as `bm`).
+const TEST_SUITES: [&str; 3] = [
+    include_str!("data/bratko-kopec.epd"),
+    include_str!("data/ecmgcp.epd"),
+    include_str!("data/arasan2024.epd"),
+];
 
 /// Extra positions that exercise king safety, passed pawns and the endgame scaling.
 const EXTRA: &[&str] = &[
@@ -47,9 +53,21 @@ fn fens(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// FENs of an EPD suite: the four position fields of each line, with move counters added.
+fn epd_fens(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>())
+        .filter(|f| f.len() == 4)
+        .map(|f| format!("{} 0 1", f.join(" ")))
+        .collect()
+}
+
 fn all_fens() -> Vec<String> {
     let mut v = fens(BENCH);
     v.extend(fens(SUITE));
+    for suite in TEST_SUITES {
+        v.extend(epd_fens(suite));
+    }
     v.extend(EXTRA.iter().map(|s| s.to_string()));
     v
 }
@@ -92,7 +110,7 @@ fn evaluation_is_colour_symmetric() {
         assert_eq!(phase(&p), phase(&m), "{fen}");
         checked += 1;
     }
-    assert!(checked > 180, "only {checked} positions");
+    assert!(checked > 580, "only {checked} positions");
 }
 
 #[test]
@@ -284,7 +302,7 @@ fn trace_reproduces_the_evaluation_exactly() {
         checked += 1;
         with_danger += usize::from(trace.danger.iter().any(|&d| d));
     }
-    assert!(checked > 180, "only {checked} positions");
+    assert!(checked > 580, "only {checked} positions");
     assert!(
         with_danger > 5,
         "king danger fired in only {with_danger} positions"
