@@ -2,8 +2,8 @@
 //! [`SCALE_NORMAL`] chosen from the material of the side that is ahead in the endgame score.
 
 use super::params::*;
-use super::{non_pawn_material, role_value};
-use crate::position::{Bitboard, Board, Color, File, Rank, Role, Square};
+use super::{non_pawn_material, queening_square, role_value};
+use crate::position::{Bitboard, Board, Color, File, Role};
 
 /// Scale factor (out of [`SCALE_NORMAL`]) for the endgame score `eg` (White's view) of `b`.
 #[inline]
@@ -67,11 +67,7 @@ fn rook_pawn_fortress(b: &Board, strong: Color, strong_pawns: Bitboard) -> bool 
     } else {
         return false;
     };
-    let rank = match strong {
-        Color::White => Rank::Eighth,
-        Color::Black => Rank::First,
-    };
-    let queening = Square::from_coords(file, rank);
+    let queening = queening_square(strong, file);
     let colour = if Bitboard::LIGHT_SQUARES.contains(queening) {
         Bitboard::LIGHT_SQUARES
     } else {

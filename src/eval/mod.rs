@@ -30,7 +30,7 @@ mod pieces;
 mod threats;
 pub mod trace;
 
-use crate::position::{Bitboard, Board, Color, Position, Role, Square, attacks};
+use crate::position::{Bitboard, Board, Color, File, Position, Rank, Role, Square, attacks};
 use trace::{EvalTrace, Group, NoTrace, Trace};
 
 pub use params::PIECE_VALUE;
@@ -217,6 +217,16 @@ fn relative_sq(c: Color, sq: Square) -> usize {
 #[inline]
 fn relative_rank(c: Color, sq: Square) -> usize {
     relative_sq(c, sq) >> 3
+}
+
+/// The square where a `c` pawn on `file` queens.
+#[inline]
+fn queening_square(c: Color, file: File) -> Square {
+    let rank = match c {
+        Color::White => Rank::Eighth,
+        Color::Black => Rank::First,
+    };
+    Square::from_coords(file, rank)
 }
 
 /// Squares attacked by the pawns in `pawns` of colour `c`.

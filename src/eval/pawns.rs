@@ -5,7 +5,7 @@
 
 use super::params::*;
 use super::trace::{Group, NoTrace, Trace};
-use super::{EvalInfo, Score, ci, pawn_attacks_bb, piece_square, relative_rank};
+use super::{EvalInfo, Score, ci, pawn_attacks_bb, piece_square, queening_square, relative_rank};
 use crate::position::{Bitboard, Board, Color, Role, Square, attacks};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -268,7 +268,7 @@ pub(super) fn evaluate_passed<T: Trace>(
             score += PASSED_SAFE_PUSH[r];
             tr.term(us, Group::PassedSafePush, r, 1);
         }
-        if them_pawn_ending && unstoppable(b, turn, us, sq, info.king_sq[t]) {
+        if them_pawn_ending && unstoppable(info, turn, us, sq) {
             score += PASSED_UNSTOPPABLE;
             tr.term(us, Group::PassedUnstoppable, 0, 1);
         }
@@ -276,26 +276,17 @@ pub(super) fn evaluate_passed<T: Trace>(
     score
 }
 
-/// The rule of the square: the `us` pawn on `sq` (passed) queens before the enemy king on
-/// `king` can reach its queening square, and nothing of ours stands in its way. `turn` is the
-/// side to move.
+/// The rule of the square: the `us` pawn on `sq` (passed) queens before the enemy king can
+/// reach its queening square, and nothing stands in its way. `turn` is the side to move.
 #[inline]
-fn unstoppable(b: &Board, turn: Color, us: Color, sq: Square, king: Square) -> bool {
-    let u = ci(us);
-    if (b.occupied().0 & FORWARD_FILE[u][sq as usize]) != 0 {
+fn unstoppable(info: &EvalInfo, turn: Color, us: Color, sq: Square) -> bool {
+    if (info.occupied.0 & FORWARD_FILE[ci(us)][sq as usize]) != 0 {
         return false;
     }
-    let r = relative_rank(us, sq);
     // Moves to queen; from the second rank the double step saves one.
-    let moves = (7 - r).min(5) as i32;
-    let queening = Square::from_coords(
-        sq.file(),
-        match us {
-            Color::White => crate::position::Rank::Eighth,
-            Color::Black => crate::position::Rank::First,
-        },
-    );
-    let king_moves = king.distance(queening) as i32 - i32::from(turn != us);
+    let moves = (7 - relative_rank(us, sq)).min(5) as i32;
+    let king = info.king_sq[ci(!us)];
+    let king_moves = king.distance(queening_square(us, sq.file())) as i32 - i32::from(turn != us);
     king_moves > moves
 }
 
