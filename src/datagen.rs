@@ -14,8 +14,9 @@
 //! A position is kept when it is quiet: the side to move is not in check, the move played is
 //! neither a capture nor a promotion, the score is not a mate score, and the static evaluation
 //! is within `--margin` of the quiescence value. Kept positions are written once the game is
-//! over, labelled with its result from White's view, in the tuning format:
-//! `<placement> <side> <castling> <ep> c9 "1-0";`.
+//! over, labelled with its result from White's view and the score of the move's search (EPD
+//! `ce`: centipawns, side to move's view), in the tuning format:
+//! `<placement> <side> <castling> <ep> c9 "1-0"; ce 35;`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -91,8 +92,9 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Plies played.
     pub plies: usize,
-    /// The kept positions as 4-field FENs.
-    pub positions: Vec<String>,
+    /// The kept positions as 4-field FENs, each with its search score (centipawns, side to
+    /// move's view).
+    pub positions: Vec<(String, i32)>,
 }
 
 impl GameRecord {
@@ -112,7 +114,7 @@ impl GameRecord {
         let r = self.result_text();
         self.positions
             .iter()
-            .map(move |f| format!("{f} c9 \"{r}\";"))
+            .map(move |(f, score)| format!("{f} c9 \"{r}\"; ce {score};"))
     }
 }
 
@@ -210,7 +212,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         if !pos.is_check() && !best.is_capture() && best.promotion().is_none() {
             let q = searcher.quiescence_value(&pos);
             if (evaluate(&pos) - q).abs() <= cfg.quiet_margin {
-                positions.push(fen4(&pos));
+                positions.push((fen4(&pos), r.score));
             }
         }
         pos.make(best);
@@ -278,7 +280,8 @@ usage: nullwindow datagen --openings FILE [options]
 
   --openings FILE   opening positions, one FEN (or EPD) a line; one is picked at random per game
   --games N         games to play (default 100)
-  --out FILE        labelled quiet positions, '<FEN> c9 \"1-0\";' (default datagen.epd)
+  --out FILE        labelled quiet positions, '<FEN> c9 \"1-0\"; ce 35;' (result from White's
+                    view, search score from the side to move's; default datagen.epd)
   --threads N       games played in parallel (default 1)
   --seed S          seed of the opening choice (default 1); game n is the same for any thread count
   --nodes N         nodes per move (default 5000)

@@ -7,11 +7,11 @@ use std::process::Command;
 
 use nullwindow::datagen::{self, DatagenOptions, GameConfig, play_game};
 use nullwindow::eval::trace::{EvalTrace, Group, weights};
-use nullwindow::position::Position;
+use nullwindow::position::{Color, Position};
 use nullwindow::search::Searcher;
 use nullwindow::tune::{
     Adam, Dataset, evaluations, fit_k, float_weights, gradient, mse, normalise,
-    parse_labelled_line, sigmoid,
+    parse_labelled_line, parse_score, sigmoid,
 };
 
 const BENCH: &str = include_str!("../bench-positions/bench.epd");
@@ -149,7 +149,15 @@ fn datagen_games_are_labelled_by_their_result() {
             assert_eq!(r, 1.0, "{line}");
             let p = Position::from_fen(&f, false).expect("legal position");
             assert!(!p.is_check(), "{line}");
-            assert!(line.ends_with(" c9 \"1-0\";"), "{line}");
+            assert!(line.contains(" c9 \"1-0\"; ce "), "{line}");
+            // The search score, side to move's view: White is a queen up.
+            let score = parse_score(&line).expect("search score");
+            let white = if p.turn() == Color::White {
+                score
+            } else {
+                -score
+            };
+            assert!(white > 300, "{line}");
         }
     }
 }
@@ -251,11 +259,14 @@ fn datagen_and_tune_run_from_the_command_line() {
         "5",
         "--threads",
         "2",
+        "--lambda",
+        "0.5",
         "--out",
         &s(&params),
     ]);
     assert!(text.contains("1 skipped as malformed"), "{text}");
     assert!(text.contains("K = "), "{text}");
+    assert!(text.contains("training target: 0.50·result"), "{text}");
     let written = std::fs::read_to_string(&params).expect("params");
     assert!(
         written.contains("pub const TEMPO: Score = Score("),

@@ -9,13 +9,17 @@
 //! r1bq1rk1/ppp2pbn/3p2p1/2nPp1Pp/2P1P3/2N1BP2/PP1QB2P/R3K1NR b KQ - "1-0"
 //! ```
 //!
+//! An EPD `ce` operation after the label (`... c9 "1-0"; ce 35;`, centipawns from the side to
+//! move's view, as `nullwindow datagen` writes it) is the search score of the position; `tune
+//! --lambda` blends it into the training target ([`Dataset::blend_scores`]).
+//!
 //! Each position is evaluated once with [`evaluate_traced`]; only the non-zero coefficients
 //! are kept, as a `u16` weight index and an `i8` count (a count beyond the `i8` range is split
 //! over several entries), so a position costs about 16 bytes plus 3 per non-zero coefficient.
 
 use crate::eval::evaluate_traced;
 use crate::eval::trace::{EvalTrace, NUM_WEIGHTS};
-use crate::position::Position;
+use crate::position::{Color, Position};
 
 /// Parses the result label of a line: `1-0`, `0-1`, `1/2-1/2` (also quoted, or `½-½`) or a
 /// number from 0 to 1 (also in brackets). White's point of view.
@@ -72,6 +76,19 @@ pub fn parse_labelled_line(line: &str) -> Option<(String, f32)> {
     Some((fen, result))
 }
 
+/// The search score of a labelled line: the integer of its EPD `ce` operation (centipawns,
+/// side to move's view), if it has one.
+pub fn parse_score(line: &str) -> Option<i32> {
+    line.split(';').find_map(|op| {
+        let op = op.trim();
+        let v = op.strip_prefix("ce")?;
+        if !v.starts_with(char::is_whitespace) {
+            return None;
+        }
+        v.trim().parse::<i32>().ok().filter(|x| x.abs() < 32_000)
+    })
+}
+
 /// Deterministic train/validation split: a position is held out when the FNV-1a hash of its
 /// FEN is 0 modulo 10 (about 10%, independent of the order and of `--limit`).
 pub fn is_validation(fen: &str) -> bool {
@@ -100,8 +117,11 @@ pub(super) struct Meta {
     pub phase: u8,
     /// Endgame scale factor out of 128.
     pub scale: u8,
-    /// Game result, White's view, 0 ..= 1.
+    /// Training target, White's view, 0 ..= 1: the game result, or a blend of it with the
+    /// search score (see [`Dataset::blend_scores`]).
     pub result: f32,
+    /// Search score in centipawns, White's view; NaN when the line had none.
+    pub score: f32,
 }
 
 /// Positions with their sparse traces and results.
@@ -141,7 +161,24 @@ impl Dataset {
     /// Adds a position labelled `result` (White's view, 0 ..= 1), tracing its evaluation in
     /// `trace` (a scratch buffer, cleared first).
     pub fn push(&mut self, pos: &Position, result: f32, trace: &mut EvalTrace) {
+        self.push_scored(pos, result, None, trace);
+    }
+
+    /// As [`Dataset::push`], with the search score of the position (centipawns, side to move's
+    /// view) if known.
+    pub fn push_scored(
+        &mut self,
+        pos: &Position,
+        result: f32,
+        score: Option<i32>,
+        trace: &mut EvalTrace,
+    ) {
         evaluate_traced(pos, trace);
+        let score = match score {
+            Some(s) if pos.turn() == Color::White => s as f32,
+            Some(s) => -s as f32,
+            None => f32::NAN,
+        };
         let start = self.index.len() as u64;
         let linear = self.push_coefs(&trace.linear);
         let mut units = [0u8; 2];
@@ -159,6 +196,7 @@ impl Dataset {
             phase: trace.phase.clamp(0, 255) as u8,
             scale: trace.scale.clamp(0, 255) as u8,
             result,
+            score,
         });
     }
 
@@ -193,6 +231,25 @@ impl Dataset {
         self.meta.iter().map(|m| m.result)
     }
 
+    /// Number of positions that carry a search score.
+    pub fn scored(&self) -> usize {
+        self.meta.iter().filter(|m| !m.score.is_nan()).count()
+    }
+
+    /// Replaces the target of every position that has a search score by
+    /// `(1 − lambda)·result + lambda·sigmoid(k, score)`: the game result says who won, the
+    /// score what the position was worth when it was on the board (less noise per position,
+    /// the engine's own bias). Positions without a score keep their result.
+    pub fn blend_scores(&mut self, k: f64, lambda: f64) {
+        let lambda = lambda.clamp(0.0, 1.0);
+        for m in &mut self.meta {
+            if !m.score.is_nan() {
+                let s = super::sigmoid(k, f64::from(m.score));
+                m.result = ((1.0 - lambda) * f64::from(m.result) + lambda * s) as f32;
+            }
+        }
+    }
+
     /// Replaces the result of every position (tests build synthetic labels this way).
     pub fn set_results(&mut self, mut f: impl FnMut(usize) -> f32) {
         for (i, m) in self.meta.iter_mut().enumerate() {
@@ -222,7 +279,7 @@ pub fn load_text(
     threads: usize,
 ) -> (Dataset, Dataset, LoadStats) {
     let mut stats = LoadStats::default();
-    let mut items: Vec<(String, f32)> = Vec::new();
+    let mut items: Vec<(String, f32, Option<i32>)> = Vec::new();
     for line in text.lines() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -233,7 +290,7 @@ pub fn load_text(
         }
         stats.lines += 1;
         match parse_labelled_line(t) {
-            Some(item) => items.push(item),
+            Some((fen, result)) => items.push((fen, result, parse_score(t))),
             None => stats.malformed += 1,
         }
     }
@@ -248,7 +305,7 @@ pub fn load_text(
                 s.spawn(move || {
                     let mut trace = EvalTrace::new();
                     let (mut train, mut val, mut bad) = (Dataset::new(), Dataset::new(), 0);
-                    for (fen, result) in part {
+                    for (fen, result, score) in part {
                         let Ok(pos) = Position::from_fen(fen, false) else {
                             bad += 1;
                             continue;
@@ -258,7 +315,7 @@ pub fn load_text(
                         } else {
                             &mut train
                         };
-                        set.push(&pos, *result, &mut trace);
+                        set.push_scored(&pos, *result, *score, &mut trace);
                     }
                     (train, val, bad)
                 })
@@ -305,6 +362,30 @@ mod tests {
         let (f, r) = parse_labelled_line(&format!("{fen} 0 14 [1.0]")).expect("six fields");
         assert_eq!(f, format!("{fen} 0 14"));
         assert_eq!(r, 1.0);
+    }
+
+    #[test]
+    fn search_scores_are_read_and_blended() {
+        let fen = "r1bq1rk1/ppp2pbn/3p2p1/2nPp1Pp/2P1P3/2N1BP2/PP1QB2P/R3K1NR b KQ -";
+        assert_eq!(
+            parse_score(&format!("{fen} c9 \"1-0\"; ce -35;")),
+            Some(-35)
+        );
+        assert_eq!(parse_score(&format!("{fen} c9 \"1-0\";")), None);
+        assert_eq!(parse_score(&format!("{fen} c9 \"1-0\"; ce x;")), None);
+        assert_eq!(parse_score(&format!("{fen} c9 \"1-0\"; cex 5;")), None);
+        let (f, r) = parse_labelled_line(&format!("{fen} c9 \"1-0\"; ce -35;")).expect("label");
+        assert_eq!((f.as_str(), r), (fen, 1.0));
+        // Black to move: -35 for Black is +35 for White.
+        let text = format!("{fen} c9 \"1-0\"; ce -35;\n{fen} c9 \"0-1\";\n");
+        let (a, b, _) = load_text(&text, None, 1);
+        let mut d = if a.is_empty() { b } else { a };
+        assert_eq!((d.len(), d.scored()), (2, 1));
+        assert_eq!(d.meta[0].score, 35.0);
+        d.blend_scores(1.0, 0.5);
+        let want = 0.5 + 0.5 * super::super::sigmoid(1.0, 35.0);
+        assert!((f64::from(d.meta[0].result) - want).abs() < 1e-6);
+        assert_eq!(d.meta[1].result, 0.0);
     }
 
     #[test]

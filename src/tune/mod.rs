@@ -40,7 +40,7 @@ use crate::eval::params::{
 };
 use crate::eval::trace::{Group, NUM_WEIGHTS, weight_name, weights};
 
-pub use data::{Dataset, LoadStats, load_text, parse_labelled_line, parse_result};
+pub use data::{Dataset, LoadStats, load_text, parse_labelled_line, parse_result, parse_score};
 
 /// Weights as floats, `[mg, eg]` per weight, in [`Group::index`] order.
 pub type Weights = Vec<[f64; 2]>;
@@ -423,6 +423,8 @@ pub struct TuneOptions {
     pub freeze_material: bool,
     /// Tune only the weights whose `params.rs` name starts with one of these (empty: all).
     pub only: Vec<String>,
+    /// Weight of the search score in the training target (0: the game result alone).
+    pub lambda: f64,
 }
 
 impl Default for TuneOptions {
@@ -439,6 +441,7 @@ impl Default for TuneOptions {
             reg: 0.0,
             freeze_material: false,
             only: Vec::new(),
+            lambda: 0.0,
         }
     }
 }
@@ -447,8 +450,12 @@ impl Default for TuneOptions {
 pub const USAGE: &str = "\
 usage: nullwindow tune --data FILE [options]
 
-  --data FILE       labelled positions, one a line: '<FEN> c9 \"1-0\";', '<FEN> [0.5]',
-                    '<FEN> \"1/2-1/2\"' (result from White's view; bad lines are skipped)
+  --data FILE[,FILE...]
+                    labelled positions, one a line: '<FEN> c9 \"1-0\";', '<FEN> [0.5]',
+                    '<FEN> \"1/2-1/2\"' (result from White's view; bad lines are skipped),
+                    optionally with the search score '... ce 35;' (side to move's view)
+  --lambda X        training target (1−X)·result + X·sigmoid(K·score) for positions with a
+                    'ce' score (0 ..= 1, default 0); the validation set keeps the results
   --epochs N        full-batch Adam steps (default 500)
   --lr X            Adam step size in centipawns (default 1.0)
   --threads N       worker threads (default 1)
@@ -524,6 +531,14 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
                     .filter(|x| x.is_finite() && *x >= 0.0)
                     .ok_or_else(|| format!("--reg: '{v}' is not a number ≥ 0"))?;
             }
+            "--lambda" => {
+                let v = value()?;
+                o.lambda = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| (0.0..=1.0).contains(x))
+                    .ok_or_else(|| format!("--lambda: '{v}' is not a number from 0 to 1"))?;
+            }
             "--lr" | "--k" => {
                 let v = value()?;
                 let x = v
@@ -565,14 +580,24 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let start = Instant::now();
-    let bytes = std::fs::read(&o.data).map_err(|e| format!("cannot read {}: {e}", o.data))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let (train, val, stats) = load_text(&text, o.limit, o.threads);
-    drop(bytes);
-    println!(
-        "data {}: {} lines, {} skipped as malformed, {} training + {} validation positions",
-        o.data, stats.lines, stats.malformed, stats.train, stats.validation
-    );
+    let (mut train, mut val) = (Dataset::new(), Dataset::new());
+    for path in o.data.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let limit = o.limit.map(|n| n.saturating_sub(train.len() + val.len()));
+        let (t, v, stats) = load_text(&text, limit, o.threads);
+        println!(
+            "data {path}: {} lines, {} skipped as malformed, {} training + {} validation \
+             positions, {} with a search score",
+            stats.lines,
+            stats.malformed,
+            stats.train,
+            stats.validation,
+            t.scored() + v.scored()
+        );
+        train.append(t);
+        val.append(v);
+    }
     println!(
         "traces: {} coefficient entries ({:.1} per position), {:.1} MB, {:.1} s",
         train.entries() + val.entries(),
@@ -605,6 +630,16 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         if o.k.is_some() { "given" } else { "fitted" },
         t.elapsed().as_secs_f64()
     );
+
+    if o.lambda > 0.0 {
+        train.blend_scores(k, o.lambda);
+        println!(
+            "training target: {:.2}·result + {:.2}·sigmoid(K·score) for the {} positions with a score",
+            1.0 - o.lambda,
+            o.lambda,
+            train.scored()
+        );
+    }
 
     let mask = tunable_mask(&o.only);
     if !o.only.is_empty() {
@@ -835,6 +870,11 @@ mod tests {
             .expect("options");
         assert_eq!(o.reg, 1e-7);
         assert!(!o.freeze_material);
+        let o = parse_args(&a("--data x,y --lambda 0.5"))
+            .expect("parse")
+            .expect("options");
+        assert_eq!((o.data.as_str(), o.lambda), ("x,y", 0.5));
+        assert!(parse_args(&a("--data x --lambda 1.5")).is_err());
         let o = parse_args(&a("--freeze-material --data x"))
             .expect("parse")
             .expect("options");
