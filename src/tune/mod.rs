@@ -497,6 +497,13 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
             v.parse::<usize>()
                 .map_err(|_| format!("{key}: '{v}' is not a whole number"))
         };
+        // A finite real number that `ok` accepts, or an error saying it must be `what`.
+        let real = |v: String, ok: fn(f64) -> bool, what: &str| -> Result<f64, String> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && ok(*x))
+                .ok_or_else(|| format!("{key}: '{v}' is not {what}"))
+        };
         if key == "--freeze-material" {
             o.freeze_material = true;
             continue;
@@ -523,35 +530,16 @@ pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>, String> {
                     return Err(format!("--only: no weight is called {p}..."));
                 }
             }
-            "--reg" => {
-                let v = value()?;
-                o.reg = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| format!("--reg: '{v}' is not a number ≥ 0"))?;
-            }
+            "--reg" => o.reg = real(value()?, |x| x >= 0.0, "a number ≥ 0")?,
             "--lambda" => {
-                let v = value()?;
-                o.lambda = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| (0.0..=1.0).contains(x))
-                    .ok_or_else(|| format!("--lambda: '{v}' is not a number from 0 to 1"))?;
+                o.lambda = real(
+                    value()?,
+                    |x| (0.0..=1.0).contains(&x),
+                    "a number from 0 to 1",
+                )?
             }
-            "--lr" | "--k" => {
-                let v = value()?;
-                let x = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x > 0.0)
-                    .ok_or_else(|| format!("{key}: '{v}' is not a positive number"))?;
-                if key == "--lr" {
-                    o.lr = x;
-                } else {
-                    o.k = Some(x);
-                }
-            }
+            "--lr" => o.lr = real(value()?, |x| x > 0.0, "a positive number")?,
+            "--k" => o.k = Some(real(value()?, |x| x > 0.0, "a positive number")?),
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
     }
