@@ -363,8 +363,8 @@ impl Uci {
             move_overhead: MOVE_OVERHEAD.1 as u64,
             hash_mb,
             ponder: false,
-            features: Features::all(),
-            features_spec: "all".to_string(),
+            features: Features::default(),
+            features_spec: "default".to_string(),
             algorithm: Algorithm::AspirationPvs,
             debug: false,
             searches: Vec::new(),
@@ -533,7 +533,7 @@ impl Uci {
             Algorithm::AspirationPvs.name(),
             algos.concat()
         ));
-        self.say("option name SearchFeatures type string default all");
+        self.say("option name SearchFeatures type string default default");
         self.say("uciok");
     }
 

@@ -134,7 +134,7 @@ impl Default for SearchOptions {
         SearchOptions {
             multipv: 1,
             move_overhead_ms: 10,
-            features: Features::all(),
+            features: Features::default(),
             algorithm: Algorithm::AspirationPvs,
         }
     }
@@ -293,7 +293,7 @@ impl Searcher {
             history: History::default(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
-            features: Features::all(),
+            features: Features::default(),
             pvs: true,
             root_ply: 0,
             root_depth: 0,
