@@ -159,13 +159,7 @@ pub const OFF_BY_DEFAULT: [&str; 1] = ["etc"];
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
     fn default() -> Self {
-        let mut f = Features::all();
-        for n in OFF_BY_DEFAULT {
-            if let Some(b) = f.flag(n) {
-                *b = false;
-            }
-        }
-        f
+        Features::all().without(&OFF_BY_DEFAULT)
     }
 }
 
@@ -221,6 +215,16 @@ impl Features {
         }
     }
 
+    /// These settings with the named techniques switched off (unknown names are ignored).
+    fn without(mut self, names: &[&str]) -> Features {
+        for n in names {
+            if let Some(b) = self.flag(n) {
+                *b = false;
+            }
+        }
+        self
+    }
+
     fn flag(&mut self, name: &str) -> Option<&mut bool> {
         Some(match name {
             "nmp" => &mut self.nmp,
@@ -256,14 +260,7 @@ impl Features {
                 "default" if i == 0 => f = Features::default(),
                 "all" if i == 0 => f = Features::all(),
                 "pure" if i == 0 => f = Features::pure(),
-                "none" if i == 0 => {
-                    f = Features::all();
-                    for n in FEATURE_NAMES {
-                        if let Some(b) = f.flag(n) {
-                            *b = false;
-                        }
-                    }
-                }
+                "none" if i == 0 => f = Features::all().without(&FEATURE_NAMES),
                 t => {
                     let (on, name) = match t.split_at_checked(1) {
                         Some(("+", n)) => (true, n),
