@@ -13,6 +13,7 @@ pub mod history;
 pub mod lab;
 pub mod limits;
 pub mod movepick;
+pub mod nnue;
 pub mod position;
 pub mod search;
 pub mod timeman;

@@ -330,6 +330,25 @@ impl Position {
         true
     }
 
+    /// Entries on the copy-make stack (1 + moves made since the last [`Position::clear_undo`]);
+    /// the current position is entry `stack_len() - 1`.
+    #[inline]
+    pub fn stack_len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The board of stack entry `i` (see [`Position::stack_len`]).
+    #[inline]
+    pub fn board_at(&self, i: usize) -> &Board {
+        self.states[i].chess.board()
+    }
+
+    /// The key of stack entry `i` (see [`Position::stack_len`]).
+    #[inline]
+    pub fn key_at(&self, i: usize) -> u64 {
+        self.states[i].key
+    }
+
     /// Forgets the undo stack (keeps the key history), so that a position built from a long
     /// `moves` list does not carry thousands of saved boards into the search.
     pub fn clear_undo(&mut self) {

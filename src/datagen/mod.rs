@@ -18,6 +18,8 @@
 //! `ce`: centipawns, side to move's view), in the tuning format:
 //! `<placement> <side> <castling> <ep> c9 "1-0"; ce 35;`.
 
+pub mod format;
+
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::sync::Mutex;
