@@ -26,6 +26,9 @@ pub struct SearchLimits {
     pub depth: Option<u32>,
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (a soft limit for tools such
+    /// as data generation; `nodes` stays the hard one).
+    pub soft_nodes: Option<u64>,
     /// Think exactly this long (ms).
     pub movetime: Option<u64>,
     /// Look for a mate in this many moves.

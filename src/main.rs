@@ -16,9 +16,11 @@ USAGE:
     nullwindow bench [DEPTH]        search the bench positions; last line 'N nodes M nps'
     nullwindow perft DEPTH [FEN]    count leaf nodes (Chess960 FENs with --960)
     nullwindow perft-bench DEPTH [FEN]  perft speed next to a bare shakmaty::perft
-    nullwindow datagen --openings FILE [--games N] [--out FILE] [--threads N] [--seed S]
-                   [--nodes N | --depth D] [--margin CP]
-                                    self-play games; writes labelled quiet positions
+    nullwindow datagen [--games N] [--out FILE] [--threads N] [--seed S] [--nodes N]
+                   [--random-plies P] [--openings FILE] ...
+                                    self-play games; appends labelled positions (resumable)
+    nullwindow datagen inspect FILE [--head N] [--to-epd OUT]
+                                    check and print a data file, or convert it to EPD
     nullwindow tune --data FILE [--epochs N] [--lr X] [--threads N] [--limit N] [--out FILE]
                                     Texel-tune the evaluation weights; writes a new params.rs
     nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]

@@ -5,6 +5,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use std::sync::atomic::AtomicBool;
+
+use nullwindow::datagen::format::read_file;
 use nullwindow::datagen::{self, DatagenOptions, GameConfig, play_game};
 use nullwindow::eval::trace::{EvalTrace, Group, weights};
 use nullwindow::position::{Color, Position};
@@ -162,8 +165,30 @@ fn datagen_games_are_labelled_by_their_result() {
     }
 }
 
+fn datagen_options(
+    dir: &std::path::Path,
+    name: &str,
+    games: usize,
+    threads: usize,
+) -> DatagenOptions {
+    DatagenOptions {
+        openings: None,
+        random_plies: 8,
+        opening_max_score: 400,
+        games,
+        out: dir.join(name).to_string_lossy().into_owned(),
+        threads,
+        seed: 7,
+        hash_mb: 1,
+        game: GameConfig {
+            nodes: 300,
+            ..Default::default()
+        },
+    }
+}
+
 #[test]
-fn datagen_writes_parseable_lines() {
+fn datagen_writes_checked_binary_records() {
     let dir = temp_dir("datagen");
     let openings = dir.join("openings.epd");
     std::fs::write(
@@ -173,39 +198,72 @@ fn datagen_writes_parseable_lines() {
          rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2\n",
     )
     .expect("write openings");
-    let out = dir.join("out.epd");
-    let o = DatagenOptions {
-        openings: openings.to_string_lossy().into_owned(),
-        games: 2,
-        out: out.to_string_lossy().into_owned(),
-        threads: 2,
-        seed: 7,
-        hash_mb: 1,
-        game: GameConfig {
-            nodes: 300,
-            ..Default::default()
-        },
-    };
-    let sum = datagen::run(&o, &|_| {}).expect("datagen");
+    let mut o = datagen_options(&dir, "book.bin", 2, 2);
+    o.openings = Some(openings.to_string_lossy().into_owned());
+    o.random_plies = 2;
+    let sum = datagen::run(&o, &AtomicBool::new(false), &|_| {}).expect("datagen");
     assert_eq!(sum.games, 2);
-    let text = std::fs::read_to_string(&out).expect("output");
-    let mut by_result = [0; 3];
-    for line in text.lines() {
-        let (fen, r) = parse_labelled_line(line).unwrap_or_else(|| panic!("bad line {line}"));
-        assert_eq!(fen.split_whitespace().count(), 4, "{line}");
-        let p = Position::from_fen(&fen, false).expect("legal position");
-        assert!(!p.is_check(), "{line}");
-        by_result[if r == 1.0 {
-            0
-        } else if r == 0.0 {
-            2
-        } else {
-            1
-        }] += 1;
-    }
-    assert_eq!(text.lines().count(), sum.positions);
-    assert_eq!(by_result, sum.positions_by_result);
+    let records = read_file(&o.out).expect("records");
+    assert_eq!(records.len(), sum.positions);
     assert!(sum.positions > 10, "{sum:?}");
+    let mut by_result = [0; 3];
+    for r in &records {
+        let p = Position::from_fen(&r.fen(), false).expect("legal position");
+        assert!(!p.is_check(), "{}", r.fen());
+        assert!(
+            r.score.unsigned_abs() < 20_000,
+            "mate score kept: {}",
+            r.epd()
+        );
+        by_result[2 - r.result as usize] += 1;
+    }
+    assert_eq!(by_result, sum.positions_by_result);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_is_deterministic_and_resumes() {
+    let dir = temp_dir("datagen-resume");
+    // One run of 5 games on 2 threads ...
+    let whole = datagen_options(&dir, "whole.bin", 5, 2);
+    datagen::run(&whole, &AtomicBool::new(false), &|_| {}).expect("whole run");
+    let whole_bytes = std::fs::read(&whole.out).expect("whole");
+    // ... equals 2 games on 1 thread, then a resumed run to 5 on 2 threads after a crash
+    // left a partial record at the end of the file.
+    let mut part = datagen_options(&dir, "part.bin", 2, 1);
+    let sum = datagen::run(&part, &AtomicBool::new(false), &|_| {}).expect("first part");
+    assert_eq!(sum.games_total, 2);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&part.out)
+        .expect("open");
+    std::io::Write::write_all(&mut f, &[0xAB; 45]).expect("torn tail");
+    drop(f);
+    part.games = 5;
+    part.threads = 2;
+    let sum = datagen::run(&part, &AtomicBool::new(false), &|_| {}).expect("resumed");
+    assert_eq!((sum.games, sum.games_total), (3, 5));
+    assert_eq!(std::fs::read(&part.out).expect("part"), whole_bytes);
+    // Nothing left to do: a rerun plays no game.
+    let sum = datagen::run(&part, &AtomicBool::new(false), &|_| {}).expect("rerun");
+    assert_eq!(sum.games, 0);
+    // Other settings for the same seed are refused, not mixed in.
+    part.game.nodes = 301;
+    assert!(datagen::run(&part, &AtomicBool::new(false), &|_| {}).is_err());
+    // A foreign file is refused and left alone.
+    let foreign = dir.join("foreign.bin");
+    let junk = b"this is not a data file at all, no magic here";
+    std::fs::write(&foreign, junk).expect("w");
+    let mut o = datagen_options(&dir, "foreign.bin", 1, 1);
+    o.out = foreign.to_string_lossy().into_owned();
+    let err = datagen::run(&o, &AtomicBool::new(false), &|_| {}).expect_err("foreign");
+    assert!(err.contains("not a Nullwindow data file"), "{err}");
+    assert_eq!(std::fs::read(&foreign).expect("r"), junk);
+    // The reader refuses a truncated file.
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &whole_bytes[..whole_bytes.len() - 7]).expect("w");
+    let err = read_file(&cut.to_string_lossy()).expect_err("truncated");
+    assert!(err.contains("truncated"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -218,6 +276,7 @@ fn datagen_and_tune_run_from_the_command_line() {
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n",
     )
     .expect("write openings");
+    let bin_data = dir.join("data.bin");
     let data = dir.join("data.epd");
     let params = dir.join("params.rs");
     let bin = env!("CARGO_BIN_EXE_nullwindow");
@@ -243,9 +302,12 @@ fn datagen_and_tune_run_from_the_command_line() {
         "--hash",
         "1",
         "--out",
-        &s(&data),
+        &s(&bin_data),
     ]);
     assert!(text.contains("from 2 games"), "{text}");
+    let text = run(&["datagen", "inspect", &s(&bin_data), "--to-epd", &s(&data)]);
+    assert!(text.contains(" positions; results 1-0 "), "{text}");
+    assert!(text.contains("EPD lines to"), "{text}");
     // A malformed line is skipped and counted.
     let mut lines = std::fs::read_to_string(&data).expect("data");
     lines.push_str("this is not a position \"1-0\"\n");

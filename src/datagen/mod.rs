@@ -1,29 +1,32 @@
-//! `nullwindow datagen`: self-play games that label quiet positions for tuning.
+//! `nullwindow datagen`: self-play games that label positions for the NNUE trainer (and, via
+//! `inspect --to-epd`, for the Texel tuner).
 //!
-//! Each game starts from a random line of an opening file (the choice seeded by `--seed` and
-//! the game number, so game *n* is the same whatever the thread count) and is played by the
-//! engine against itself at a fixed node count (or depth) per move, with a fresh table per
-//! game. A game ends by the rules (mate, stalemate, threefold repetition, fifty moves,
-//! insufficient material), by a mate score, or by adjudication:
-//! - resign: both sides' scores at least [`RESIGN_SCORE`] for the same side on
-//!   [`RESIGN_PLIES`] plies in a row;
+//! Game *n* of a run is a function of the seed and *n* alone: its opening (random legal plies
+//! from the start position, or a random line of an EPD book, then the random plies), and the
+//! games themselves (the engine against itself, a fresh table per game, a soft node limit per
+//! move). Games are written in game order whatever the thread count, so a run is the same
+//! file for a seed, and a run that was interrupted resumes where its last whole game ended.
+//!
+//! A game ends by the rules (mate, stalemate, threefold repetition, fifty moves, insufficient
+//! material), by a mate score, or by adjudication:
+//! - resign: the score at least [`RESIGN_SCORE`] for the same side on [`RESIGN_PLIES`] plies
+//!   in a row;
 //! - draw: after [`DRAW_AFTER_PLY`] plies, [`DRAW_PLIES`] plies in a row within
 //!   ±[`DRAW_SCORE`];
 //! - length: [`MAX_PLIES`] plies is a draw.
 //!
-//! A position is kept when it is quiet: the side to move is not in check, the move played is
-//! neither a capture nor a promotion, the score is not a mate score, and the static evaluation
-//! is within `--margin` of the quiescence value. Kept positions are written once the game is
-//! over, labelled with its result from White's view and the score of the move's search (EPD
-//! `ce`: centipawns, side to move's view), in the tuning format:
-//! `<placement> <side> <castling> <ep> c9 "1-0"; ce 35;`.
+//! A position is kept when the side to move is not in check, the move played is neither a
+//! capture nor a promotion, and the score is not a mate score (optionally also when its static
+//! evaluation is within `--margin` of its quiescence value). Kept positions are labelled with
+//! the search score and the game's result, in the binary format of [`format`].
 
 pub mod format;
 
-use std::fs::File;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rand::rngs::StdRng;
@@ -33,8 +36,9 @@ use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::position::{Color, Position};
 use crate::search::{MATE_IN_MAX, SearchControl, SearchOptions, Searcher, SilentReporter};
+use format::{RECORD_SIZE, Record, Wdl};
 
-/// Score (centipawns) both sides must see for the same side to adjudicate a win.
+/// Score (centipawns) the search must see for the same side to adjudicate a win.
 pub const RESIGN_SCORE: i32 = 1000;
 /// Plies in a row the resign score must hold.
 pub const RESIGN_PLIES: usize = 6;
@@ -46,16 +50,19 @@ pub const DRAW_PLIES: usize = 12;
 pub const DRAW_AFTER_PLY: usize = 80;
 /// A game this long is a draw.
 pub const MAX_PLIES: usize = 400;
+/// The hard node limit is this many times the soft one.
+pub const HARD_NODES_FACTOR: u64 = 8;
 
 /// How each move is searched and which positions are kept.
 #[derive(Clone, Debug)]
 pub struct GameConfig {
-    /// Nodes per move (ignored when `depth` is set).
+    /// Soft node limit per move: no new iteration after this many nodes (the hard limit is
+    /// [`HARD_NODES_FACTOR`] times it). Ignored when `depth` is set.
     pub nodes: u64,
     /// Fixed depth per move instead of a node count.
     pub depth: Option<u32>,
-    /// Keep a position only if |static eval − quiescence value| ≤ this.
-    pub quiet_margin: i32,
+    /// Keep a position only if |static eval − quiescence value| ≤ this (None: no such filter).
+    pub quiet_margin: Option<i32>,
 }
 
 impl Default for GameConfig {
@@ -63,7 +70,7 @@ impl Default for GameConfig {
         GameConfig {
             nodes: 5000,
             depth: None,
-            quiet_margin: 40,
+            quiet_margin: None,
         }
     }
 }
@@ -77,9 +84,9 @@ pub enum Ending {
     DrawByRule,
     /// A search found a forced mate.
     MateScore,
-    /// Both sides agreed one side is winning.
+    /// One side's score stayed decisive.
     Resign,
-    /// Both sides agreed the score is level.
+    /// The score stayed level.
     DrawAdjudicated,
     /// [`MAX_PLIES`] reached.
     TooLong,
@@ -88,64 +95,54 @@ pub enum Ending {
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// Result from White's view: 1, 0.5 or 0.
-    pub result: f32,
+    /// Result from White's view.
+    pub result: Wdl,
     /// How it ended.
     pub ending: Ending,
     /// Plies played.
     pub plies: usize,
-    /// The kept positions as 4-field FENs, each with its search score (centipawns, side to
-    /// move's view).
-    pub positions: Vec<(String, i32)>,
+    /// The kept positions, labelled with the search score and the game's result.
+    pub positions: Vec<Record>,
 }
 
 impl GameRecord {
     /// The result as PGN writes it.
     pub fn result_text(&self) -> &'static str {
-        if self.result > 0.75 {
-            "1-0"
-        } else if self.result < 0.25 {
-            "0-1"
-        } else {
-            "1/2-1/2"
-        }
+        self.result.text()
     }
 
-    /// The kept positions as labelled EPD lines (no line ends).
+    /// The kept positions as labelled EPD lines (no line ends), the tuner's format.
     pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
-        let r = self.result_text();
-        self.positions
-            .iter()
-            .map(move |(f, score)| format!("{f} c9 \"{r}\"; ce {score};"))
+        self.positions.iter().map(Record::epd)
     }
 }
 
-/// The first four fields of a FEN.
-fn fen4(pos: &Position) -> String {
-    pos.fen()
-        .split_whitespace()
-        .take(4)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A win for the side `c`, from White's view.
-fn win_for(c: Color) -> f32 {
-    if c == Color::White { 1.0 } else { 0.0 }
+/// A win for the side `c`.
+fn win_for(c: Color) -> Wdl {
+    if c == Color::White {
+        Wdl::WhiteWin
+    } else {
+        Wdl::BlackWin
+    }
 }
 
 /// Plays one game from `opening` with `searcher` (its tables cleared first).
 pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) -> GameRecord {
     searcher.new_game();
     let mut pos = opening.clone();
+    let soft = cfg.nodes.max(1);
     let limits = SearchLimits {
-        nodes: cfg.depth.is_none().then_some(cfg.nodes.max(1)),
+        nodes: cfg
+            .depth
+            .is_none()
+            .then_some(soft.saturating_mul(HARD_NODES_FACTOR)),
+        soft_nodes: cfg.depth.is_none().then_some(soft),
         depth: cfg.depth,
         ..Default::default()
     };
     let opts = SearchOptions::default();
     let ctl = SearchControl::default();
-    let mut positions = Vec::new();
+    let mut kept: Vec<(Position, i32)> = Vec::new();
     let (mut resign_run, mut resign_side, mut draw_run) = (0, Color::White, 0);
     let mut plies = 0;
     let (result, ending) = loop {
@@ -154,27 +151,25 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
             break if pos.is_check() {
                 (win_for(!us), Ending::Checkmate)
             } else {
-                (0.5, Ending::DrawByRule)
+                (Wdl::Draw, Ending::DrawByRule)
             };
         }
         if pos.is_insufficient_material()
             || pos.is_fifty_move_draw()
             || pos.is_repetition(pos.game_ply())
         {
-            break (0.5, Ending::DrawByRule);
+            break (Wdl::Draw, Ending::DrawByRule);
         }
         if plies >= MAX_PLIES {
-            break (0.5, Ending::TooLong);
+            break (Wdl::Draw, Ending::TooLong);
         }
         let r = searcher.search(&pos, &limits, &opts, &ctl, &mut SilentReporter);
         let Some(best) = r.best else {
-            break (0.5, Ending::DrawByRule);
+            break (Wdl::Draw, Ending::DrawByRule);
         };
         if r.score.abs() >= MATE_IN_MAX {
-            break (
-                win_for(if r.score > 0 { us } else { !us }),
-                Ending::MateScore,
-            );
+            let winner = if r.score > 0 { us } else { !us };
+            break (win_for(winner), Ending::MateScore);
         }
         let white_score = if us == Color::White {
             r.score
@@ -207,14 +202,19 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
             0
         };
         if plies >= DRAW_AFTER_PLY && draw_run >= DRAW_PLIES {
-            break (0.5, Ending::DrawAdjudicated);
+            break (Wdl::Draw, Ending::DrawAdjudicated);
         }
 
         // Keep quiet positions.
         if !pos.is_check() && !best.is_capture() && best.promotion().is_none() {
-            let q = searcher.quiescence_value(&pos);
-            if (evaluate(&pos) - q).abs() <= cfg.quiet_margin {
-                positions.push((fen4(&pos), r.score));
+            let quiet = match cfg.quiet_margin {
+                None => true,
+                Some(m) => (evaluate(&pos) - searcher.quiescence_value(&pos)).abs() <= m,
+            };
+            if quiet {
+                let mut snapshot = pos.clone();
+                snapshot.clear_undo();
+                kept.push((snapshot, r.score));
             }
         }
         pos.make(best);
@@ -224,22 +224,29 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         result,
         ending,
         plies,
-        positions,
+        positions: kept
+            .iter()
+            .map(|(p, s)| Record::from_position(p, *s, result))
+            .collect(),
     }
 }
 
 /// Settings of a datagen run.
 #[derive(Clone, Debug)]
 pub struct DatagenOptions {
-    /// Opening positions, one FEN a line.
-    pub openings: String,
-    /// Games to play.
+    /// Opening lines (one FEN or EPD a line), or None: the start position.
+    pub openings: Option<String>,
+    /// Random legal plies played from the opening: `random_plies` or one more, chosen per game.
+    pub random_plies: u32,
+    /// Openings whose short search is beyond ± this many centipawns are drawn again.
+    pub opening_max_score: i32,
+    /// Games of the run (for its seed), counting games written by earlier, interrupted runs.
     pub games: usize,
-    /// Output file (overwritten).
+    /// Output file (appended to; created with its header when missing).
     pub out: String,
     /// Worker threads, each with its own searcher.
     pub threads: usize,
-    /// Seed of the opening choice.
+    /// Seed of the run.
     pub seed: u64,
     /// Transposition table per thread (MB).
     pub hash_mb: usize,
@@ -250,9 +257,11 @@ pub struct DatagenOptions {
 impl Default for DatagenOptions {
     fn default() -> Self {
         DatagenOptions {
-            openings: String::new(),
+            openings: None,
+            random_plies: 8,
+            opening_max_score: 400,
             games: 100,
-            out: "datagen.epd".to_string(),
+            out: "datagen.bin".to_string(),
             threads: 1,
             seed: 1,
             hash_mb: 8,
@@ -261,12 +270,14 @@ impl Default for DatagenOptions {
     }
 }
 
-/// What a datagen run produced.
+/// What a datagen run produced (this invocation's games, not the resumed ones).
 #[derive(Clone, Debug, Default)]
 pub struct DatagenSummary {
-    /// Games played.
+    /// Games of the run written so far (including those of earlier invocations).
+    pub games_total: usize,
+    /// Games played by this invocation.
     pub games: usize,
-    /// Positions written.
+    /// Positions written by this invocation.
     pub positions: usize,
     /// Games won by White, drawn, won by Black.
     pub wdl: [usize; 3],
@@ -278,19 +289,30 @@ pub struct DatagenSummary {
 
 /// Usage text of the `datagen` subcommand.
 pub const USAGE: &str = "\
-usage: nullwindow datagen --openings FILE [options]
+usage: nullwindow datagen [options]
+       nullwindow datagen inspect FILE [--head N] [--to-epd OUT]
 
-  --openings FILE   opening positions, one FEN (or EPD) a line; one is picked at random per game
-  --games N         games to play (default 100)
-  --out FILE        labelled quiet positions, '<FEN> c9 \"1-0\"; ce 35;' (result from White's
-                    view, search score from the side to move's; default datagen.epd)
-  --threads N       games played in parallel (default 1)
-  --seed S          seed of the opening choice (default 1); game n is the same for any thread count
-  --nodes N         nodes per move (default 5000)
-  --depth D         fixed depth per move instead of nodes
-  --hash MB         transposition table per thread (default 8)
-  --margin CP       keep positions whose static eval is within CP of the quiescence value (default 40)
-  -h, --help        this text";
+Plays the engine against itself and appends labelled positions to a binary file
+(docs/datagen-format.md). Rerun the same command after an interrupt: it resumes.
+
+  --out FILE          binary output, appended to (default datagen.bin); FILE.progress
+                      records the run's seed, settings and games written
+  --games N           games in the run for this seed (default 100)
+  --threads N         games played in parallel (default 1)
+  --seed S            seed (default 1); the file is the same for a seed whatever the threads
+  --nodes N           soft node limit per move (default 5000; hard limit 8x)
+  --depth D           fixed depth per move instead of nodes
+  --random-plies P    random legal plies from the opening: P or P+1 (default 8)
+  --opening-max CP    draw the opening again if a short search scores it beyond ±CP
+                      (default 400)
+  --openings FILE     start from random lines of an EPD/FEN file instead of the start position
+  --hash MB           transposition table per thread (default 8)
+  --margin CP         keep only positions whose static eval is within CP of their
+                      quiescence value (default: no such filter)
+  -h, --help          this text
+
+inspect: counts the records of FILE (checking each), prints the first N as EPD (default 5),
+and with --to-epd writes all of them as '<FEN> c9 \"1-0\"; ce 35;' lines for the tuner.";
 
 /// Parses the arguments of `datagen`; `Ok(None)` for `--help`.
 pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
@@ -312,20 +334,19 @@ pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
                 .map_err(|_| format!("{key}: '{v}' is not a whole number"))
         };
         match key {
-            "--openings" => o.openings = v,
+            "--openings" => o.openings = Some(v),
             "--out" => o.out = v,
             "--games" => o.games = num(&v)? as usize,
-            "--threads" => o.threads = (num(&v)? as usize).max(1),
+            "--threads" => o.threads = (num(&v)? as usize).clamp(1, 1024),
             "--seed" => o.seed = num(&v)?,
             "--nodes" => o.game.nodes = num(&v)?.max(1),
             "--depth" => o.game.depth = Some((num(&v)? as u32).clamp(1, 64)),
+            "--random-plies" => o.random_plies = num(&v)?.min(40) as u32,
+            "--opening-max" => o.opening_max_score = num(&v)?.clamp(1, 30_000) as i32,
             "--hash" => o.hash_mb = (num(&v)? as usize).clamp(1, 4096),
-            "--margin" => o.game.quiet_margin = num(&v)?.min(10_000) as i32,
+            "--margin" => o.game.quiet_margin = Some(num(&v)?.min(10_000) as i32),
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
-    }
-    if o.openings.is_empty() {
-        return Err(format!("--openings FILE is required\n\n{USAGE}"));
     }
     Ok(Some(o))
 }
@@ -350,79 +371,266 @@ fn game_seed(seed: u64, game: usize) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Picks the opening of game `game`: a random line, retried if it is not a playable position.
-fn pick_opening(lines: &[&str], seed: u64, game: usize) -> Option<Position> {
-    let mut rng = StdRng::seed_from_u64(game_seed(seed, game));
-    for _ in 0..100 {
-        let line = lines[rng.random_range(0..lines.len())];
-        if let Some(p) = opening_fen(line).and_then(|f| Position::from_fen(&f, false).ok())
-            && !p.legal_moves().is_empty()
-        {
-            return Some(p);
+/// Nodes of the search that vets a random opening.
+const OPENING_CHECK_NODES: u64 = 1000;
+
+/// Picks the opening of game `game`: a base position (the start position or a random book
+/// line), then `random_plies` (or one more) random legal plies; drawn again while the result
+/// is over, or a short search scores it beyond ±`opening_max_score`.
+pub fn pick_opening(
+    book: &[&str],
+    o: &DatagenOptions,
+    game: usize,
+    searcher: &mut Searcher,
+) -> Option<Position> {
+    let mut rng = StdRng::seed_from_u64(game_seed(o.seed, game));
+    let limits = SearchLimits {
+        nodes: Some(OPENING_CHECK_NODES * HARD_NODES_FACTOR),
+        soft_nodes: Some(OPENING_CHECK_NODES),
+        ..Default::default()
+    };
+    for _ in 0..1000 {
+        let base = if book.is_empty() {
+            Some(Position::startpos())
+        } else {
+            let line = book[rng.random_range(0..book.len())];
+            opening_fen(line).and_then(|f| Position::from_fen(&f, false).ok())
+        };
+        let Some(mut pos) = base else { continue };
+        let plies = o.random_plies + rng.random_range(0..2);
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            pos.make(moves[rng.random_range(0..moves.len())]);
+        }
+        if !ok || pos.legal_moves().is_empty() {
+            continue;
+        }
+        pos.clear_undo();
+        searcher.new_game();
+        let r = searcher.search(
+            &pos,
+            &limits,
+            &SearchOptions::default(),
+            &SearchControl::default(),
+            &mut SilentReporter,
+        );
+        if r.best.is_some() && r.score.abs() <= o.opening_max_score {
+            return Some(pos);
         }
     }
     None
 }
 
-/// Plays the games of `o` and writes the kept positions; `progress` receives the summary
-/// after each game (from whichever thread finished it).
+/// The resume state kept beside the output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Progress {
+    seed: u64,
+    settings: String,
+    games: usize,
+    bytes: u64,
+}
+
+impl Progress {
+    fn text(&self) -> String {
+        format!(
+            "seed {}\nsettings {}\ngames {}\nbytes {}\n",
+            self.seed, self.settings, self.games, self.bytes
+        )
+    }
+
+    fn parse(text: &str) -> Option<Progress> {
+        let mut p = Progress {
+            seed: 0,
+            settings: String::new(),
+            games: 0,
+            bytes: 0,
+        };
+        let mut seen = 0;
+        for line in text.lines() {
+            let (k, v) = line.split_once(' ')?;
+            match k {
+                "seed" => p.seed = v.parse().ok()?,
+                "settings" => p.settings = v.to_string(),
+                "games" => p.games = v.parse().ok()?,
+                "bytes" => p.bytes = v.parse().ok()?,
+                _ => return None,
+            }
+            seen += 1;
+        }
+        (seen == 4).then_some(p)
+    }
+}
+
+/// The settings that make game *n* what it is (a resumed run must use the same ones).
+fn settings_text(o: &DatagenOptions) -> String {
+    format!(
+        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}",
+        o.game.nodes,
+        o.game.depth,
+        o.random_plies,
+        o.opening_max_score,
+        o.openings.as_deref().unwrap_or("startpos"),
+        o.game.quiet_margin
+    )
+}
+
+fn write_progress(path: &str, p: &Progress) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, p.text()).map_err(|e| format!("cannot write {tmp}: {e}"))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// Opens (or creates) the output, checks it, cuts any partial tail and returns the file
+/// positioned at its end with the run's progress.
+fn open_output(o: &DatagenOptions, progress_path: &str) -> Result<(File, Progress), String> {
+    let path = &o.out;
+    let exists = std::path::Path::new(path).exists();
+    let mut f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| format!("cannot open {path}: {e}"))?;
+    let len = if exists {
+        f.metadata()
+            .map_err(|e| format!("cannot read {path}: {e}"))?
+            .len()
+    } else {
+        0
+    };
+    if len == 0 {
+        f.write_all(&format::header())
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+    } else {
+        format::check_file(&mut f, path)?;
+    }
+    let len = f
+        .metadata()
+        .map_err(|e| format!("cannot read {path}: {e}"))?
+        .len();
+    let whole = len - (len - RECORD_SIZE as u64) % RECORD_SIZE as u64;
+    let settings = settings_text(o);
+    let saved = std::fs::read_to_string(progress_path)
+        .ok()
+        .and_then(|t| Progress::parse(&t));
+    let progress = match saved {
+        Some(p) if p.seed == o.seed && p.bytes <= whole => {
+            if p.settings != settings {
+                return Err(format!(
+                    "{path} holds games of seed {} made with other settings ({}); resume with \
+                     those, or use another seed or file",
+                    p.seed, p.settings
+                ));
+            }
+            p
+        }
+        Some(p) if p.seed == o.seed => {
+            return Err(format!(
+                "{progress_path} says {} bytes but {path} has only {whole}: the files do not \
+                 belong together",
+                p.bytes
+            ));
+        }
+        // A new seed (or no progress file): a new run appended after the whole records.
+        _ => Progress {
+            seed: o.seed,
+            settings,
+            games: 0,
+            bytes: whole,
+        },
+    };
+    if progress.bytes < len {
+        f.set_len(progress.bytes)
+            .map_err(|e| format!("cannot truncate {path}: {e}"))?;
+    }
+    use std::io::Seek;
+    f.seek(std::io::SeekFrom::End(0))
+        .map_err(|e| format!("cannot seek {path}: {e}"))?;
+    Ok((f, progress))
+}
+
+/// The shared state of a run's writer: finished games wait here until every earlier one is
+/// written, so the file is in game order.
+struct Writer {
+    out: BufWriter<File>,
+    pending: BTreeMap<usize, GameRecord>,
+    progress: Progress,
+    summary: DatagenSummary,
+}
+
+/// Plays the games of `o` and appends the kept positions; `report` receives the summary
+/// after each written game. `stop` ends the run early (after the games under way).
 pub fn run(
     o: &DatagenOptions,
-    progress: &(dyn Fn(&DatagenSummary) + Sync),
+    stop: &AtomicBool,
+    report: &(dyn Fn(&DatagenSummary) + Sync),
 ) -> Result<DatagenSummary, String> {
-    let text =
-        std::fs::read(&o.openings).map_err(|e| format!("cannot read {}: {e}", o.openings))?;
-    let text = String::from_utf8_lossy(&text);
-    let lines: Vec<&str> = text
+    let book_text = match &o.openings {
+        Some(p) => {
+            let t = std::fs::read(p).map_err(|e| format!("cannot read {p}: {e}"))?;
+            String::from_utf8_lossy(&t).into_owned()
+        }
+        None => String::new(),
+    };
+    let book: Vec<&str> = book_text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
-    if lines.is_empty() {
-        return Err(format!("{} holds no positions", o.openings));
+    if o.openings.is_some() && book.is_empty() {
+        return Err(format!(
+            "{} holds no positions",
+            o.openings.as_deref().unwrap_or("")
+        ));
     }
-    let file = File::create(&o.out).map_err(|e| format!("cannot create {}: {e}", o.out))?;
-    let out = Mutex::new((BufWriter::new(file), DatagenSummary::default()));
-    let next = AtomicUsize::new(0);
+    let progress_path = format!("{}.progress", o.out);
+    let (file, progress) = open_output(o, &progress_path)?;
+    write_progress(&progress_path, &progress)?;
+    let first = progress.games;
+    let writer = Mutex::new(Writer {
+        out: BufWriter::new(file),
+        pending: BTreeMap::new(),
+        summary: DatagenSummary {
+            games_total: first,
+            ..Default::default()
+        },
+        progress,
+    });
+    let next = AtomicUsize::new(first);
     let failure: Mutex<Option<String>> = Mutex::new(None);
+    let fail = |e: String| {
+        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+        stop.store(true, Ordering::Relaxed);
+    };
 
     std::thread::scope(|s| {
         for _ in 0..o.threads.max(1) {
             s.spawn(|| {
                 let mut searcher = Searcher::new(o.hash_mb);
-                loop {
+                while !stop.load(Ordering::Relaxed) {
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= o.games {
                         break;
                     }
-                    let Some(opening) = pick_opening(&lines, o.seed, g) else {
-                        *failure.lock().unwrap_or_else(|e| e.into_inner()) =
-                            Some(format!("no playable opening found in {}", o.openings));
+                    let Some(opening) = pick_opening(&book, o, g, &mut searcher) else {
+                        fail(format!("no playable opening found for game {g}"));
                         break;
                     };
                     let rec = play_game(&opening, &o.game, &mut searcher);
-                    let mut guard = out.lock().unwrap_or_else(|e| e.into_inner());
-                    let (w, sum) = &mut *guard;
-                    let mut written = 0;
-                    for line in rec.lines() {
-                        if let Err(e) = writeln!(w, "{line}") {
-                            *failure.lock().unwrap_or_else(|e| e.into_inner()) =
-                                Some(format!("cannot write {}: {e}", o.out));
-                            return;
-                        }
-                        written += 1;
+                    let mut guard = writer.lock().unwrap_or_else(|e| e.into_inner());
+                    let w = &mut *guard;
+                    w.pending.insert(g, rec);
+                    if let Err(e) = flush_in_order(w, &o.out, &progress_path) {
+                        fail(e);
+                        return;
                     }
-                    let r = match rec.result_text() {
-                        "1-0" => 0,
-                        "0-1" => 2,
-                        _ => 1,
-                    };
-                    sum.games += 1;
-                    sum.wdl[r] += 1;
-                    sum.positions += written;
-                    sum.positions_by_result[r] += written;
-                    sum.plies += rec.plies;
-                    progress(sum);
+                    report(&w.summary);
                 }
             });
         }
@@ -430,42 +638,146 @@ pub fn run(
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let (mut w, sum) = out.into_inner().unwrap_or_else(|e| e.into_inner());
-    w.flush()
-        .map_err(|e| format!("cannot write {}: {e}", o.out))?;
-    Ok(sum)
+    let w = writer.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(w.summary)
 }
 
-/// `nullwindow datagen ...`: plays the games, prints progress, writes the positions.
+/// Writes every pending game that is next in order, then records the progress.
+fn flush_in_order(w: &mut Writer, out: &str, progress_path: &str) -> Result<(), String> {
+    let mut wrote = false;
+    while let Some(rec) = w.pending.remove(&w.progress.games) {
+        for r in &rec.positions {
+            w.out
+                .write_all(&r.to_bytes())
+                .map_err(|e| format!("cannot write {out}: {e}"))?;
+        }
+        let n = rec.positions.len();
+        let r = match rec.result {
+            Wdl::WhiteWin => 0,
+            Wdl::Draw => 1,
+            Wdl::BlackWin => 2,
+        };
+        let s = &mut w.summary;
+        s.games += 1;
+        s.games_total += 1;
+        s.wdl[r] += 1;
+        s.positions += n;
+        s.positions_by_result[r] += n;
+        s.plies += rec.plies;
+        w.progress.games += 1;
+        w.progress.bytes += (n * RECORD_SIZE) as u64;
+        wrote = true;
+    }
+    if wrote {
+        w.out
+            .flush()
+            .map_err(|e| format!("cannot write {out}: {e}"))?;
+        write_progress(progress_path, &w.progress)?;
+    }
+    Ok(())
+}
+
+/// `nullwindow datagen inspect FILE [--head N] [--to-epd OUT]`.
+pub fn inspect_cli(args: &[String]) -> Result<(), String> {
+    let mut path = None;
+    let mut head = 5usize;
+    let mut to_epd = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--head" => {
+                let v = it.next().ok_or("--head needs a value")?;
+                head = v
+                    .parse()
+                    .map_err(|_| format!("--head: '{v}' is not a whole number"))?;
+            }
+            "--to-epd" => to_epd = Some(it.next().ok_or("--to-epd needs a value")?.clone()),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            p if path.is_none() && !p.starts_with("--") => path = Some(p.to_string()),
+            other => return Err(format!("inspect: unexpected argument '{other}'\n\n{USAGE}")),
+        }
+    }
+    let path = path.ok_or(format!("inspect needs a FILE\n\n{USAGE}"))?;
+    let records = format::read_file(&path)?;
+    let mut by_result = [0usize; 3];
+    let mut abs_sum = 0f64;
+    for r in &records {
+        by_result[r.result as usize] += 1;
+        abs_sum += (r.score as f64).abs();
+    }
+    let n = records.len().max(1) as f64;
+    println!(
+        "{path}: {} positions; results 1-0 {:.1}%, 1/2 {:.1}%, 0-1 {:.1}%; mean |score| {:.0} cp",
+        records.len(),
+        100.0 * by_result[2] as f64 / n,
+        100.0 * by_result[1] as f64 / n,
+        100.0 * by_result[0] as f64 / n,
+        abs_sum / n
+    );
+    for r in records.iter().take(head) {
+        println!("{}", r.epd());
+    }
+    if let Some(out) = to_epd {
+        let f = File::create(&out).map_err(|e| format!("cannot create {out}: {e}"))?;
+        let mut w = BufWriter::new(f);
+        for r in &records {
+            writeln!(w, "{}", r.epd()).map_err(|e| format!("cannot write {out}: {e}"))?;
+        }
+        w.flush().map_err(|e| format!("cannot write {out}: {e}"))?;
+        println!("wrote {} EPD lines to {out}", records.len());
+    }
+    Ok(())
+}
+
+/// `nullwindow datagen ...`: plays the games, prints progress, appends the positions.
 pub fn run_cli(args: &[String]) -> Result<(), String> {
+    if args.first().map(String::as_str) == Some("inspect") {
+        return inspect_cli(&args[1..]);
+    }
     let Some(o) = parse_args(args)? else {
         println!("{USAGE}");
         return Ok(());
     };
     let start = Instant::now();
-    let every = (o.games / 20).max(1);
+    let last = Mutex::new(Instant::now());
     let report = |s: &DatagenSummary| {
-        if s.games.is_multiple_of(every) || s.games == o.games {
-            println!(
-                "games {:6}/{}  positions {:8}  +{} ={} -{}  {:.1} games/s",
-                s.games,
-                o.games,
-                s.positions,
-                s.wdl[0],
-                s.wdl[1],
-                s.wdl[2],
-                s.games as f64 / start.elapsed().as_secs_f64().max(1e-9)
-            );
+        let mut l = last.lock().unwrap_or_else(|e| e.into_inner());
+        if l.elapsed().as_secs_f64() < 10.0 && s.games_total < o.games {
+            return;
         }
+        *l = Instant::now();
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let left = o.games.saturating_sub(s.games_total) as f64;
+        let eta = left * secs / s.games.max(1) as f64;
+        println!(
+            "games {}/{}  positions {} this run  {:.0} pos/s  {:.2} games/s  +{} ={} -{}  \
+             ETA {:.0} min",
+            s.games_total,
+            o.games,
+            s.positions,
+            s.positions as f64 / secs,
+            s.games as f64 / secs,
+            s.wdl[0],
+            s.wdl[1],
+            s.wdl[2],
+            eta / 60.0
+        );
     };
-    let sum = run(&o, &report)?;
+    let stop = AtomicBool::new(false);
+    let sum = run(&o, &stop, &report)?;
     println!(
-        "wrote {} positions from {} games ({:.1} plies a game) to {} in {:.1} s",
+        "wrote {} positions from {} games ({:.1} plies a game) to {} in {:.1} s; the run has {} \
+         of {} games",
         sum.positions,
         sum.games,
         sum.plies as f64 / sum.games.max(1) as f64,
         o.out,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        sum.games_total,
+        o.games
     );
     Ok(())
 }
@@ -496,14 +808,30 @@ mod tests {
     }
 
     #[test]
+    fn progress_round_trips() {
+        let p = Progress {
+            seed: 3,
+            settings: "nodes=5000 depth=None".into(),
+            games: 17,
+            bytes: 32 * 900,
+        };
+        assert_eq!(Progress::parse(&p.text()), Some(p));
+        assert_eq!(Progress::parse("seed x\n"), None);
+    }
+
+    #[test]
     fn args_are_checked() {
         let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
-        let o = parse_args(&a("--openings o.epd --games 3 --nodes=700 --seed 9"))
+        let o = parse_args(&a("--games 3 --nodes=700 --seed 9 --random-plies 6"))
             .expect("parse")
             .expect("options");
-        assert_eq!((o.games, o.game.nodes, o.seed), (3, 700, 9));
-        assert!(parse_args(&a("--games 3")).is_err());
+        assert_eq!(
+            (o.games, o.game.nodes, o.seed, o.random_plies),
+            (3, 700, 9, 6)
+        );
+        assert!(o.openings.is_none());
         assert!(parse_args(&a("--openings o --games x")).is_err());
         assert!(parse_args(&a("--openings o --bogus 1")).is_err());
+        assert!(parse_args(&a("--nodes")).is_err());
     }
 }

@@ -441,6 +441,9 @@ impl Searcher {
             result.depth = depth;
             reporter.iteration_done(depth, best.score, &self.stats);
 
+            if limits.soft_nodes.is_some_and(|n| self.nodes() >= n) {
+                break;
+            }
             if let Some(n) = limits.mate
                 && best.score >= MATE_IN_MAX
                 && (MATE - best.score + 1) / 2 <= n as i32
