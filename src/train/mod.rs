@@ -20,6 +20,7 @@
 //! the same data, options and thread count). The quantised network is written to `--out` at
 //! the end.
 
+pub mod checkpoint;
 pub mod data;
 pub mod model;
 pub mod optim;
