@@ -285,9 +285,11 @@ pub enum Progress {
     Epoch(EpochReport),
 }
 
-/// A worker's buffers: its gradient (the parameters' layout), its accumulators and the loss
-/// of its last slice.
+/// A worker's buffers: its slice of the batch (copied together, so that the random reads of
+/// the shuffled samples overlap instead of stalling the arithmetic), its gradient (the
+/// parameters' layout), its accumulators and the loss of its last slice.
 struct Worker {
+    batch: Vec<Sample>,
     grad: Vec<f32>,
     scratch: Scratch,
     loss: f64,
@@ -305,8 +307,11 @@ fn batch_gradients(
     let per = batch.len().div_ceil(workers.len().max(1)).max(1);
     let slice = |t: usize| batch.get((t * per).min(batch.len())..((t + 1) * per).min(batch.len()));
     let work = |w: &mut Worker, idx: &[u32]| {
+        w.batch.clear();
+        w.batch
+            .extend(idx.iter().filter_map(|&i| samples.get(i as usize)));
         w.grad.fill(0.0);
-        w.loss = model.add_gradients(samples, idx, &mut w.grad, &mut w.scratch);
+        w.loss = model.add_gradients(&w.batch, &mut w.grad, &mut w.scratch);
     };
     std::thread::scope(|s| {
         let Some((first, rest)) = workers.split_first_mut() else {
@@ -437,6 +442,7 @@ pub fn train(
     ];
     let mut workers: Vec<Worker> = (0..o.threads.max(1))
         .map(|_| Worker {
+            batch: Vec::new(),
             grad: vec![0.0; l.size()],
             scratch: Scratch::new(o.hidden),
             loss: 0.0,
