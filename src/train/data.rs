@@ -1,7 +1,10 @@
 //! Training samples: the records of the data files turned into feature lists and targets,
 //! shuffled once with a seeded generator and split into training and validation sets.
 
-use crate::datagen::format::{Record, read_file};
+use std::fs::File;
+use std::io::Read;
+
+use crate::datagen::format::{RECORD_SIZE, Record, check_file};
 use crate::nnue::net::{INPUTS, feature};
 use crate::position::Color;
 
@@ -193,17 +196,42 @@ pub fn split(mut samples: Vec<Sample>, val_fraction: f64, rng: &mut Rng) -> Data
     }
 }
 
-/// Reads every record of every file and turns it into a sample; the first file that is not
-/// a whole, valid data file is an error (the reader's message).
+/// Records decoded per read while loading.
+const READ_CHUNK: usize = 1 << 15;
+
+/// Reads every record of every file and turns it into a sample, a chunk at a time (the
+/// records of a file are never all in memory at once). A file that is not a whole, valid
+/// data file is an error with the data reader's wording: foreign, truncated (a partial last
+/// record) or holding a record that does not decode.
 pub fn load(paths: &[String], lambda: f32, scale: f32) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    for p in paths {
-        let records = read_file(p)?;
-        samples.extend(
-            records
-                .iter()
-                .map(|r| Sample::from_record(r, lambda, scale)),
-        );
+    for path in paths {
+        let mut f = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+        let (n, tail) = check_file(&mut f, path)?;
+        if tail != 0 {
+            return Err(format!(
+                "{path} is truncated: {tail} bytes after its last whole record ({n} records)"
+            ));
+        }
+        samples.reserve(n as usize);
+        let mut buf = vec![0u8; READ_CHUNK * RECORD_SIZE];
+        let mut left = n as usize;
+        let mut index = 0;
+        while left > 0 {
+            let k = left.min(READ_CHUNK);
+            let bytes = &mut buf[..k * RECORD_SIZE];
+            f.read_exact(bytes)
+                .map_err(|e| format!("cannot read {path}: {e}"))?;
+            for c in bytes.chunks_exact(RECORD_SIZE) {
+                let mut a = [0u8; RECORD_SIZE];
+                a.copy_from_slice(c);
+                let r = Record::from_bytes(&a)
+                    .map_err(|e| format!("{path}: record {index} is corrupt ({e})"))?;
+                samples.push(Sample::from_record(&r, lambda, scale));
+                index += 1;
+            }
+            left -= k;
+        }
     }
     Ok(samples)
 }
@@ -248,6 +276,31 @@ mod tests {
         let s = Sample::from_record(&r, 0.5, 400.0);
         let want = 0.5 * sigmoid(-500.0 / 400.0);
         assert!((s.target - want).abs() < 1e-6);
+    }
+
+    #[test]
+    fn loading_streams_every_record() {
+        use crate::datagen::format::{read_file, write_file};
+        let dir = std::env::temp_dir().join(format!("nullwindow-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("d.bin").to_string_lossy().into_owned();
+        let pos = Position::startpos();
+        let mut recs = Vec::new();
+        for i in 0..(READ_CHUNK + 7) {
+            let wdl = [Wdl::BlackWin, Wdl::Draw, Wdl::WhiteWin][i % 3];
+            recs.push(Record::from_position(&pos, i as i32 % 900 - 450, wdl));
+        }
+        write_file(&path, &recs).expect("write");
+        let want: Vec<Sample> = read_file(&path)
+            .expect("read")
+            .iter()
+            .map(|r| Sample::from_record(r, 0.3, 400.0))
+            .collect();
+        let got = load(&[path.clone(), path], 0.3, 400.0).expect("load");
+        assert_eq!(got.len(), 2 * want.len());
+        assert_eq!(got[..want.len()], want[..]);
+        assert_eq!(got[want.len()..], want[..]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -200,6 +200,10 @@ fn bad_data_files_are_refused() {
     let bytes = std::fs::read(good).expect("read");
     let truncated = dir.join("truncated.bin");
     std::fs::write(&truncated, &bytes[..bytes.len() - 5]).expect("write");
+    let mut bad = bytes.clone();
+    bad[32 + 3 * 32 + 30] = 7; // record 3: result code 7
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, &bad).expect("write");
     let foreign = dir.join("foreign.bin");
     std::fs::write(&foreign, b"hello, this is not a data file at all").expect("write");
     let out = dir.join("net.nnue");
@@ -217,6 +221,8 @@ fn bad_data_files_are_refused() {
     };
     let e = run_cli(&args(&format!("{good},{}", truncated.display()))).unwrap_err();
     assert!(e.contains("truncated"), "{e}");
+    let e = run_cli(&args(&corrupt.to_string_lossy())).unwrap_err();
+    assert!(e.contains("record 3 is corrupt"), "{e}");
     let e = run_cli(&args(&foreign.to_string_lossy())).unwrap_err();
     assert!(e.contains("not a Nullwindow data file"), "{e}");
     let e = run_cli(&args(&dir.join("missing.bin").to_string_lossy())).unwrap_err();
@@ -379,7 +385,10 @@ fn throughput() {
         epochs: 3,
         batch: 16384,
         lr: 0.001,
-        threads: 2,
+        threads: std::env::var("NW_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(2),
         val: 0.01,
         ..small_options()
     };
@@ -395,11 +404,29 @@ fn throughput() {
         s.len(),
         t.elapsed().as_secs_f64()
     );
+    let n = s.len() - (s.len() as f64 * o.val) as usize;
+    let cpu0 = cpu_seconds();
     let (_, reports) = train_collect(&o, s);
+    if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+        let positions = (reports.len() * n) as f64;
+        println!(
+            "{:.0} training positions per CPU second (validation included in the time)",
+            positions / (b - a)
+        );
+    }
     for r in &reports {
         println!(
             "epoch {}  train {:.6}  val {:?}  {:.0} pos/s",
             r.epoch, r.train_loss, r.val_loss, r.positions_per_sec
         );
     }
+}
+
+/// CPU seconds used by this process so far (Linux), or None.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = text.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
