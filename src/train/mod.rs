@@ -351,8 +351,8 @@ fn validation_loss(model: &Model, samples: &[Sample], workers: &mut [Worker]) ->
 }
 
 /// Trains on `samples` (split here with the seed) and returns the float network.
-/// `progress` hears of the split, a resume and each epoch; returning `Break` from it stops
-/// the run after that epoch (its checkpoint is written first).
+/// `progress` hears of the split, a resume and each epoch; returning `Break` from an epoch's
+/// report stops the run there (its checkpoint is written first).
 pub fn train(
     o: &TrainOptions,
     samples: Vec<Sample>,
@@ -373,14 +373,10 @@ pub fn train(
             set.len()
         ));
     }
-    if progress(&Progress::Data {
+    let _ = progress(&Progress::Data {
         train: set.len(),
         val: val.len(),
-    })
-    .is_break()
-    {
-        return Err("stopped".into());
-    }
+    });
     let mut model = Model::new(o.hidden, &mut rng);
     let mut adam = AdamW::new(model.params.len());
     let mut first_epoch = 0;
@@ -392,11 +388,7 @@ pub fn train(
                 .ok_or_else(|| format!("--resume: no checkpoint in {}", dir.display()))?;
             let c = checkpoint::load(&path)?;
             if c.run_key != key {
-                return Err(format!(
-                    "--resume: {} was made with other options:\n  checkpoint: {}\n  now:        {key}",
-                    path.display(),
-                    c.run_key
-                ));
+                return Err(other_options(&path, &c.run_key, &key));
             }
             if c.fingerprint != fingerprint {
                 return Err(format!(
@@ -409,15 +401,11 @@ pub fn train(
             model = c.model;
             adam = c.adam;
             rng.s = c.rng;
-            if progress(&Progress::Resumed {
+            let _ = progress(&Progress::Resumed {
                 path,
                 epoch: first_epoch,
                 threads_differ,
-            })
-            .is_break()
-            {
-                return Ok(model);
-            }
+            });
         }
         Some(dir) => {
             if let Some(p) = checkpoint::latest(dir)? {
@@ -527,6 +515,40 @@ pub fn write_net(path: &str, model: &Model, scale: u32) -> Result<(), String> {
         .map_err(|e| format!("cannot write {path}: {e}"))
 }
 
+/// The checks of the checkpoint directory that need no data, made before the (possibly
+/// long) loading: a fresh run must not mix its checkpoints with another run's, a resumed one
+/// needs a checkpoint made with the same options. ([`train`] checks again, and the data.)
+fn preflight(o: &TrainOptions) -> Result<(), String> {
+    let Some(dir) = o.checkpoint_dir.as_deref().map(Path::new) else {
+        return Ok(());
+    };
+    match (checkpoint::latest(dir)?, o.resume) {
+        (Some(p), false) => Err(format!(
+            "{} already holds checkpoints ({}): pass --resume to continue that run, or \
+             choose another --checkpoint-dir",
+            dir.display(),
+            p.display()
+        )),
+        (None, true) => Err(format!("--resume: no checkpoint in {}", dir.display())),
+        (Some(p), true) => {
+            let c = checkpoint::load(&p)?;
+            if c.run_key != o.run_key() {
+                return Err(other_options(&p, &c.run_key, &o.run_key()));
+            }
+            Ok(())
+        }
+        (None, false) => Ok(()),
+    }
+}
+
+/// The error of a resume with options other than the checkpoint's.
+fn other_options(path: &Path, theirs: &str, ours: &str) -> String {
+    format!(
+        "--resume: {} was made with other options:\n  checkpoint: {theirs}\n  now:        {ours}",
+        path.display()
+    )
+}
+
 /// Loads the data of `o`, trains, writes the network; `progress` as for [`train`].
 pub fn run(
     o: &TrainOptions,
@@ -542,6 +564,7 @@ pub fn run(
             parent.display()
         ));
     }
+    preflight(o)?;
     let samples = data::load(&o.data, o.lambda, o.scale as f32)?;
     if samples.is_empty() {
         return Err("the data files hold no positions".into());
