@@ -394,6 +394,40 @@ mod tests {
         }
     }
 
+    /// The dispatched kernel (AVX2 where the CPU has it) and the portable one give the same
+    /// bits: the reductions run in fixed lanes, so no instruction set reorders a sum.
+    #[test]
+    fn kernels_agree_bit_for_bit() {
+        let mut rng = Rng::new(11);
+        let m = Model::new(80, &mut rng); // two blocks of 32 and one of 16
+        let samples: Vec<Sample> = (0..50)
+            .map(|i| {
+                Sample::new(
+                    &[i, 3 * i + 64, 7 * i + 300, 11 * i % 768],
+                    (i % 7) as f32 / 7.0,
+                )
+            })
+            .collect();
+        let mut sc = Scratch::new(80);
+        let mut fast = vec![0.0; m.layout().size()];
+        let loss_fast = m.add_gradients(&samples, &mut fast, &mut sc);
+        let mut portable = vec![0.0; m.layout().size()];
+        let loss_portable = gradients_body(
+            &m.params,
+            80,
+            &samples,
+            &mut portable,
+            &mut sc.acc_stm,
+            &mut sc.acc_nstm,
+        );
+        assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
+        assert!(
+            fast.iter()
+                .zip(&portable)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
+    }
+
     #[test]
     fn gradients_add_up_over_slices() {
         let mut rng = Rng::new(9);

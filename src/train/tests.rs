@@ -375,8 +375,10 @@ fn same_seed_and_threads_give_the_same_weights() {
     assert_ne!(a, c);
 }
 
-/// Training speed at N = 128, batch 16384, two threads, on random positions (ignored: run
-/// with `cargo test --release --lib train::tests::throughput -- --ignored --nocapture`).
+/// Training speed at N = 128, batch 16384, on random positions (ignored: run with
+/// `cargo test --release --lib train::tests::throughput -- --ignored --nocapture`;
+/// `NW_THREADS` sets the thread count, default 2). Prints positions per second of wall time
+/// and per CPU second, the fair figure on a shared machine.
 #[test]
 #[ignore]
 fn throughput() {
