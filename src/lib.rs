@@ -3,8 +3,8 @@
 //! Layers, each depending only on those below it:
 //! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
-//! do the tools `tune` (Texel tuning of the evaluation weights) and `datagen` (self-play games
-//! that label quiet positions for it).
+//! do the tools `tune` (Texel tuning of the evaluation weights), `datagen` (self-play games
+//! that label quiet positions for it) and `train` (the CPU trainer of the `nnue` network).
 
 pub mod bench;
 pub mod datagen;
@@ -17,6 +17,7 @@ pub mod nnue;
 pub mod position;
 pub mod search;
 pub mod timeman;
+pub mod train;
 pub mod tt;
 pub mod tune;
 pub mod uci;

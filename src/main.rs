@@ -23,6 +23,8 @@ USAGE:
                                     check and print a data file, or convert it to EPD
     nullwindow tune --data FILE [--epochs N] [--lr X] [--threads N] [--limit N] [--out FILE]
                                     Texel-tune the evaluation weights; writes a new params.rs
+    nullwindow train --data FILE[,FILE...] --out NET [--hidden N] [--epochs N] [--threads N] ...
+                                    train the NNUE network on datagen data (train --help)
     nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]
                    [--svg FILE] [--guess N]
                                     the minimax family on an explicit game tree (docs/lab-trees.md)
@@ -53,6 +55,10 @@ fn main() -> ExitCode {
         },
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
         Some("datagen") => match nullwindow::datagen::run_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+        Some("train") => match nullwindow::train::run_cli(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },

@@ -1,0 +1,301 @@
+//! Training checkpoints: everything needed to continue a run exactly.
+//!
+//! One file per finished epoch, `DIR/epoch-NNNN.ckpt`, written to a temporary name and
+//! renamed, so that a crash never leaves a half-written checkpoint under the real name.
+//! Layout (little-endian):
+//! | field | type |
+//! |---|---|
+//! | magic `NWCKPT\0\0` | 8 bytes |
+//! | version (1) | `u32` |
+//! | hidden size N | `u32` |
+//! | epochs finished | `u32` |
+//! | worker threads of the run | `u32` |
+//! | optimiser steps taken | `u64` |
+//! | generator state | `u64 × 4` |
+//! | data fingerprint | `u64` |
+//! | run key length K, then the run key (UTF-8: the options that shape the run) | `u32`, K bytes |
+//! | parameter count P (= 771·N + 1) | `u64` |
+//! | parameters, Adam first moments, Adam second moments | `f32 × P` each |
+//! | FNV-1a of every byte before it | `u32` |
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::nnue::net::fnv1a;
+
+use super::model::{Layout, Model};
+use super::optim::AdamW;
+
+/// The first 8 bytes of a checkpoint.
+pub const MAGIC: [u8; 8] = *b"NWCKPT\0\0";
+/// The format version.
+pub const VERSION: u32 = 1;
+
+/// The state of a run after a finished epoch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Epochs finished.
+    pub epoch: u32,
+    /// Worker threads the run used (the float sums, and so the weights, depend on it).
+    pub threads: u32,
+    /// The shuffling generator's state.
+    pub rng: [u64; 4],
+    /// Fingerprint of the training and validation data.
+    pub fingerprint: u64,
+    /// The options that shape the run, as text; a resumed run must have the same.
+    pub run_key: String,
+    /// The float network.
+    pub model: Model,
+    /// The optimiser's moments and step count.
+    pub adam: AdamW,
+}
+
+impl Checkpoint {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let p = self.model.params.len();
+        let mut b = Vec::with_capacity(96 + self.run_key.len() + 12 * p);
+        b.extend_from_slice(&MAGIC);
+        for w in [VERSION, self.model.hidden as u32, self.epoch, self.threads] {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.adam.t.to_le_bytes());
+        for w in self.rng {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.fingerprint.to_le_bytes());
+        b.extend_from_slice(&(self.run_key.len() as u32).to_le_bytes());
+        b.extend_from_slice(self.run_key.as_bytes());
+        b.extend_from_slice(&(p as u64).to_le_bytes());
+        for x in self
+            .model
+            .params
+            .iter()
+            .chain(&self.adam.m)
+            .chain(&self.adam.v)
+        {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads and checks a checkpoint's bytes: magic, version, sizes, checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err("not a Nullwindow training checkpoint (no NWCKPT magic)".into());
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(format!(
+                "checkpoint version {version}, this trainer reads {VERSION}"
+            ));
+        }
+        let hidden = r.u32()? as usize;
+        if !(16..=2048).contains(&hidden) || !hidden.is_multiple_of(16) {
+            return Err(format!("checkpoint has a bad hidden size {hidden}"));
+        }
+        let epoch = r.u32()?;
+        let threads = r.u32()?;
+        let t = r.u64()?;
+        let rng = [r.u64()?, r.u64()?, r.u64()?, r.u64()?];
+        let fingerprint = r.u64()?;
+        let key_len = r.u32()? as usize;
+        let run_key = String::from_utf8(r.take(key_len)?.to_vec())
+            .map_err(|_| "checkpoint run key is not UTF-8".to_string())?;
+        let p = r.u64()?;
+        let want = Layout { n: hidden }.size();
+        if p != want as u64 {
+            return Err(format!(
+                "checkpoint holds {p} parameters; hidden size {hidden} needs {want}"
+            ));
+        }
+        let body = r.at + 12 * want;
+        if bytes.len() != body + 4 {
+            return Err(format!(
+                "checkpoint is {} bytes, expected {} (truncated or padded)",
+                bytes.len(),
+                body + 4
+            ));
+        }
+        let sum = u32::from_le_bytes([
+            bytes[body],
+            bytes[body + 1],
+            bytes[body + 2],
+            bytes[body + 3],
+        ]);
+        if fnv1a(&bytes[..body]) != sum {
+            return Err("checkpoint checksum mismatch (corrupt file)".into());
+        }
+        let mut floats = || -> Result<Vec<f32>, String> {
+            Ok(r.take(4 * want)?
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect())
+        };
+        let params = floats()?;
+        let m = floats()?;
+        let v = floats()?;
+        Ok(Checkpoint {
+            epoch,
+            threads,
+            rng,
+            fingerprint,
+            run_key,
+            model: Model { hidden, params },
+            adam: AdamW { m, v, t },
+        })
+    }
+}
+
+/// A cursor over a byte slice whose reads fail instead of panicking at the end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let s = self
+            .bytes
+            .get(self.at..self.at.saturating_add(n))
+            .ok_or_else(|| "checkpoint is truncated".to_string())?;
+        self.at += n;
+        Ok(s)
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+}
+
+/// The file name of the checkpoint after `epoch` epochs.
+pub fn file_name(epoch: u32) -> String {
+    format!("epoch-{epoch:04}.ckpt")
+}
+
+/// The epoch of a checkpoint file name, if it is one.
+fn epoch_of(name: &str) -> Option<u32> {
+    name.strip_prefix("epoch-")?
+        .strip_suffix(".ckpt")?
+        .parse()
+        .ok()
+}
+
+/// Writes `c` into `dir` (created if missing) and returns its path.
+pub fn save(dir: &Path, c: &Checkpoint) -> Result<PathBuf, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(file_name(c.epoch));
+    let tmp = dir.join(format!("{}.tmp", file_name(c.epoch)));
+    fs::write(&tmp, c.to_bytes()).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The checkpoint of the latest epoch in `dir`, if there is one (a missing directory has
+/// none).
+pub fn latest(dir: &Path) -> Result<Option<PathBuf>, String> {
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", dir.display())),
+    };
+    let mut best: Option<(u32, PathBuf)> = None;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let name = entry.file_name();
+        if let Some(k) = name.to_str().and_then(epoch_of)
+            && best.as_ref().is_none_or(|(b, _)| k > *b)
+        {
+            best = Some((k, entry.path()));
+        }
+    }
+    Ok(best.map(|(_, p)| p))
+}
+
+/// Reads the checkpoint at `path`.
+pub fn load(path: &Path) -> Result<Checkpoint, String> {
+    let bytes = fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::data::Rng;
+
+    fn sample() -> Checkpoint {
+        let mut rng = Rng::new(4);
+        let model = Model::new(16, &mut rng);
+        let mut adam = AdamW::new(model.params.len());
+        adam.t = 17;
+        adam.m[5] = 0.25;
+        adam.v[9] = 1e-6;
+        Checkpoint {
+            epoch: 3,
+            threads: 2,
+            rng: rng.s,
+            fingerprint: 0xdead_beef,
+            run_key: "hidden=16 lr=0.001".into(),
+            model,
+            adam,
+        }
+    }
+
+    #[test]
+    fn checkpoint_bytes_round_trip_and_checks() {
+        let c = sample();
+        let b = c.to_bytes();
+        assert_eq!(Checkpoint::from_bytes(&b).expect("read"), c);
+        assert!(
+            Checkpoint::from_bytes(&b[..b.len() - 1])
+                .unwrap_err()
+                .contains("truncated")
+        );
+        assert!(Checkpoint::from_bytes(&b[..20]).is_err());
+        let mut bad = b.clone();
+        bad[200] ^= 1;
+        assert!(
+            Checkpoint::from_bytes(&bad)
+                .unwrap_err()
+                .contains("checksum")
+        );
+        let mut bad = b.clone();
+        bad[8] = 9;
+        assert!(
+            Checkpoint::from_bytes(&bad)
+                .unwrap_err()
+                .contains("version")
+        );
+        assert!(Checkpoint::from_bytes(b"NWNN garbage").is_err());
+        assert!(Checkpoint::from_bytes(&[]).is_err());
+    }
+
+    #[test]
+    fn latest_checkpoint_is_found() {
+        assert_eq!(epoch_of("epoch-0012.ckpt"), Some(12));
+        assert_eq!(epoch_of("epoch-0012.ckpt.tmp"), None);
+        let dir = std::env::temp_dir().join(format!("nullwindow-ckpt-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(latest(&dir).expect("missing dir"), None);
+        let mut c = sample();
+        for e in [2, 10, 9] {
+            c.epoch = e;
+            save(&dir, &c).expect("save");
+        }
+        let p = latest(&dir).expect("read dir").expect("some");
+        assert!(p.ends_with("epoch-0010.ckpt"));
+        assert_eq!(load(&p).expect("load").epoch, 10);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

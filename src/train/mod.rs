@@ -1,0 +1,626 @@
+//! `nullwindow train`: a CPU trainer for the NNUE network (`(768 → N) × 2 → 1`, SCReLU; see
+//! [`crate::nnue::net`]).
+//!
+//! The data files (the binary format of [`crate::datagen::format`]) are read whole, turned into
+//! samples (the side to move's features and a target), shuffled once with the seed and split
+//! into training and validation sets. Target, side to move's view:
+//! `(1 − λ)·sigmoid(score / scale) + λ·result`. Each epoch reshuffles the training set and
+//! walks it in mini-batches; the batch is cut into one slice per thread, each thread adds its
+//! slice's gradient into its own buffer (only the rows of the active features of the feature
+//! weights), and the buffers are summed in thread order, so that a run is the same for a seed
+//! and a thread count whichever thread finishes first. AdamW then takes a step and clips every
+//! parameter to `±1.98`.
+//!
+//! Learning rate: by default cosine annealing, step by step, from `--lr` to 1% of it at the
+//! last step (`--lr-drop cosine`); `--lr-drop 8,14` multiplies the rate by `--lr-gamma` at the
+//! start of epochs 8 and 14 instead; `--lr-drop constant` keeps it.
+//!
+//! With `--checkpoint-dir`, the float weights, Adam's moments and the generator's state are
+//! saved after every epoch, and `--resume` continues from the latest checkpoint exactly (with
+//! the same data, options and thread count). The quantised network is written to `--out` at
+//! the end.
+
+pub mod checkpoint;
+pub mod data;
+pub mod model;
+pub mod optim;
+
+use std::ops::{ControlFlow, Range};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use self::checkpoint::Checkpoint;
+use self::data::{DataSet, Rng, Sample};
+use self::model::{Model, Scratch};
+use self::optim::{AdamW, Schedule};
+
+/// Settings of a training run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainOptions {
+    /// Data files.
+    pub data: Vec<String>,
+    /// The quantised network's file.
+    pub out: String,
+    /// Hidden size N.
+    pub hidden: usize,
+    /// Epochs (passes over the training set).
+    pub epochs: usize,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// Initial learning rate.
+    pub lr: f32,
+    /// Learning-rate schedule.
+    pub schedule: Schedule,
+    /// Factor of each drop of a step schedule.
+    pub lr_gamma: f32,
+    /// Decoupled weight decay (weights only, not biases).
+    pub wd: f32,
+    /// Weight of the game result in the target.
+    pub lambda: f32,
+    /// Centipawns per unit of the float output (sigmoid scale of the scores; written into the
+    /// network's header).
+    pub scale: u32,
+    /// Fraction of the positions held out for validation.
+    pub val: f64,
+    /// Seed of the shuffles and the initial weights.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Where checkpoints go (none without it).
+    pub checkpoint_dir: Option<String>,
+    /// Continue from the latest checkpoint.
+    pub resume: bool,
+    /// Also write the quantised network after each epoch, as `OUT.epochK`.
+    pub epoch_nets: bool,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        TrainOptions {
+            data: Vec::new(),
+            out: String::new(),
+            hidden: 128,
+            epochs: 20,
+            batch: 16384,
+            lr: 0.001,
+            schedule: Schedule::Cosine,
+            lr_gamma: 0.1,
+            wd: 0.01,
+            lambda: 0.3,
+            scale: 400,
+            val: 0.01,
+            seed: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            checkpoint_dir: None,
+            resume: false,
+            epoch_nets: false,
+        }
+    }
+}
+
+impl TrainOptions {
+    /// The options that shape the weights, as text: a checkpoint records it and a resumed
+    /// run must match it. (The epoch count only matters to the cosine schedule.)
+    pub fn run_key(&self) -> String {
+        let mut k = format!(
+            "hidden={} batch={} lr={} lr-drop={} lr-gamma={} wd={} lambda={} scale={} val={} seed={}",
+            self.hidden,
+            self.batch,
+            self.lr,
+            self.schedule.text(),
+            self.lr_gamma,
+            self.wd,
+            self.lambda,
+            self.scale,
+            self.val,
+            self.seed
+        );
+        if self.schedule == Schedule::Cosine {
+            k += &format!(" epochs={}", self.epochs);
+        }
+        k
+    }
+}
+
+/// Usage text of the `train` subcommand.
+pub const USAGE: &str = "\
+usage: nullwindow train --data FILE[,FILE...] --out NET [options]
+
+  --data FILES        training data in the binary datagen format, comma-separated (the option
+                      may be repeated); all positions are loaded and shuffled together
+  --out NET           the quantised network file, written at the end
+  --hidden N          hidden size, a multiple of 16 in 16..=2048 (default 128)
+  --epochs N          passes over the training set (default 20)
+  --batch N           positions per optimiser step (default 16384)
+  --lr X              initial learning rate of AdamW (default 0.001)
+  --lr-drop S         schedule: cosine (default: cosine annealing step by step from --lr down
+                      to 1% of it at the last step), constant, or a list of epochs such as 8,14
+                      (the rate is multiplied by --lr-gamma at the start of each)
+  --lr-gamma G        factor of each drop of a list schedule (default 0.1)
+  --wd X              decoupled weight decay of the weights, not the biases (default 0.01)
+  --lambda X          weight of the game result in the target, against the score (default 0.3)
+  --scale CP          centipawns per unit of the network output: the target is
+                      sigmoid(score/CP); written into the network header (default 400)
+  --val X             fraction of the positions held out for validation (default 0.01)
+  --seed S            seed of the shuffles and the initial weights (default 1)
+  --threads N         worker threads (default: the available cores); a run is reproducible
+                      for a seed and a thread count
+  --checkpoint-dir D  write a checkpoint (float weights, Adam moments, generator state) after
+                      each epoch into D as epoch-NNNN.ckpt; D must not hold checkpoints already
+                      unless --resume is given
+  --resume            continue from the latest checkpoint in --checkpoint-dir, with the same
+                      data and options
+  --epoch-nets        also write the quantised network after each epoch as NET.epochK
+  -h, --help          this text";
+
+/// Parses the arguments of `train`; `Ok(None)` for `--help`.
+pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
+    let mut o = TrainOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (key, inline) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        match key {
+            "-h" | "--help" => return Ok(None),
+            "--resume" | "--epoch-nets" => {
+                if inline.is_some() {
+                    return Err(format!("{key} takes no value"));
+                }
+                if key == "--resume" {
+                    o.resume = true;
+                } else {
+                    o.epoch_nets = true;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let v = inline
+            .or_else(|| it.next().cloned())
+            .ok_or_else(|| format!("{key} needs a value"))?;
+        let int = |lo: u64, hi: u64| -> Result<u64, String> {
+            match v.parse::<u64>() {
+                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+                _ => Err(format!("{key}: '{v}' is not a whole number in {lo}..={hi}")),
+            }
+        };
+        let float = |lo: f64, hi: f64, what: &str| -> Result<f64, String> {
+            match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
+                _ => Err(format!("{key}: '{v}' is not {what}")),
+            }
+        };
+        match key {
+            "--data" => {
+                for f in v.split(',') {
+                    if f.is_empty() {
+                        return Err(format!("--data: empty file name in '{v}'"));
+                    }
+                    o.data.push(f.to_string());
+                }
+            }
+            "--out" => o.out = v,
+            "--hidden" => {
+                let n = int(16, 2048)? as usize;
+                if !n.is_multiple_of(16) {
+                    return Err(format!("--hidden: {n} is not a multiple of 16"));
+                }
+                o.hidden = n;
+            }
+            "--epochs" => o.epochs = int(1, 100_000)? as usize,
+            "--batch" => o.batch = int(1, 1 << 24)? as usize,
+            "--lr" => {
+                o.lr = float(1e-9, 10.0, "a learning rate in (0, 10]")? as f32;
+            }
+            "--lr-drop" => o.schedule = Schedule::parse(&v)?,
+            "--lr-gamma" => o.lr_gamma = float(1e-9, 1.0, "a factor in (0, 1]")? as f32,
+            "--wd" => o.wd = float(0.0, 1.0, "a weight decay in [0, 1]")? as f32,
+            "--lambda" => o.lambda = float(0.0, 1.0, "a weight in [0, 1]")? as f32,
+            "--scale" => o.scale = int(1, 100_000)? as u32,
+            "--val" => {
+                o.val = float(0.0, 0.5, "a fraction in [0, 0.5]")?;
+            }
+            "--seed" => o.seed = int(0, u64::MAX)?,
+            "--threads" => o.threads = int(1, 1024)? as usize,
+            "--checkpoint-dir" => o.checkpoint_dir = Some(v),
+            _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
+        }
+    }
+    if o.data.is_empty() {
+        return Err(format!("--data FILE is required\n\n{USAGE}"));
+    }
+    if o.out.is_empty() {
+        return Err(format!("--out NET is required\n\n{USAGE}"));
+    }
+    if o.resume && o.checkpoint_dir.is_none() {
+        return Err("--resume needs --checkpoint-dir".into());
+    }
+    Ok(Some(o))
+}
+
+/// The figures of one finished epoch.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// Epoch number, 1-based.
+    pub epoch: usize,
+    /// Epochs of the run.
+    pub epochs: usize,
+    /// Mean loss over the epoch's training batches.
+    pub train_loss: f64,
+    /// Mean loss over the validation set after the epoch (`None` without one).
+    pub val_loss: Option<f64>,
+    /// Learning rate of the epoch's last step.
+    pub lr: f32,
+    /// Training positions per second over the epoch's batches.
+    pub positions_per_sec: f64,
+    /// Seconds since the start of training.
+    pub elapsed: f64,
+    /// The checkpoint written, if any.
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// What the trainer reports while it runs.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// The data is split.
+    Data {
+        /// Training positions.
+        train: usize,
+        /// Validation positions.
+        val: usize,
+    },
+    /// The run continues from a checkpoint.
+    Resumed {
+        /// Its file.
+        path: PathBuf,
+        /// Epochs it had finished.
+        epoch: usize,
+        /// Set if it was made with another thread count (the run is then not bit-identical
+        /// to an uninterrupted one).
+        threads_differ: Option<usize>,
+    },
+    /// An epoch is finished.
+    Epoch(EpochReport),
+}
+
+/// A worker's buffers: its slice of the batch (copied together, so that the random reads of
+/// the shuffled samples overlap instead of stalling the arithmetic), its gradient (the
+/// parameters' layout), its accumulators and the loss of its last slice.
+struct Worker {
+    batch: Vec<Sample>,
+    grad: Vec<f32>,
+    scratch: Scratch,
+    loss: f64,
+}
+
+/// Fills `workers[t].grad` with the gradient of `batch`'s `t`-th slice (one scoped thread
+/// each; slice 0 on this thread), then sums them into `workers[0].grad` in thread order and
+/// returns the summed loss.
+fn batch_gradients(
+    model: &Model,
+    samples: &[Sample],
+    batch: &[u32],
+    workers: &mut [Worker],
+) -> f64 {
+    let per = batch.len().div_ceil(workers.len().max(1)).max(1);
+    let slice = |t: usize| batch.get((t * per).min(batch.len())..((t + 1) * per).min(batch.len()));
+    let work = |w: &mut Worker, idx: &[u32]| {
+        w.batch.clear();
+        w.batch
+            .extend(idx.iter().filter_map(|&i| samples.get(i as usize)));
+        w.grad.fill(0.0);
+        w.loss = model.add_gradients(&w.batch, &mut w.grad, &mut w.scratch);
+    };
+    std::thread::scope(|s| {
+        let Some((first, rest)) = workers.split_first_mut() else {
+            return;
+        };
+        for (t, w) in rest.iter_mut().enumerate() {
+            let idx = slice(t + 1).unwrap_or(&[]);
+            s.spawn(move || work(w, idx));
+        }
+        work(first, slice(0).unwrap_or(&[]));
+    });
+    let Some((first, rest)) = workers.split_first_mut() else {
+        return 0.0;
+    };
+    let mut loss = first.loss;
+    for w in rest.iter() {
+        for (g, &x) in first.grad.iter_mut().zip(&w.grad) {
+            *g += x;
+        }
+        loss += w.loss;
+    }
+    loss
+}
+
+/// Summed loss over `samples` with the current weights, in parallel (summed in thread
+/// order).
+fn validation_loss(model: &Model, samples: &[Sample], workers: &mut [Worker]) -> f64 {
+    let per = samples.len().div_ceil(workers.len().max(1)).max(1);
+    std::thread::scope(|s| {
+        for (w, part) in workers.iter_mut().zip(samples.chunks(per)) {
+            w.loss = 0.0;
+            s.spawn(move || w.loss = model.loss_sum(part, &mut w.scratch));
+        }
+    });
+    let used = samples.len().div_ceil(per);
+    workers.iter().take(used).map(|w| w.loss).sum()
+}
+
+/// Trains on `samples` (split here with the seed) and returns the float network.
+/// `progress` hears of the split, a resume and each epoch; returning `Break` from an epoch's
+/// report stops the run there (its checkpoint is written first).
+pub fn train(
+    o: &TrainOptions,
+    samples: Vec<Sample>,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<Model, String> {
+    let mut rng = Rng::new(o.seed);
+    let DataSet {
+        train: set,
+        val,
+        fingerprint,
+    } = data::split(samples, o.val, &mut rng);
+    if set.is_empty() {
+        return Err("no training positions".into());
+    }
+    if set.len() > u32::MAX as usize {
+        return Err(format!(
+            "{} positions: at most 2^32 are supported",
+            set.len()
+        ));
+    }
+    let _ = progress(&Progress::Data {
+        train: set.len(),
+        val: val.len(),
+    });
+    let mut model = Model::new(o.hidden, &mut rng);
+    let mut adam = AdamW::new(model.params.len());
+    let mut first_epoch = 0;
+    let key = o.run_key();
+    let dir = o.checkpoint_dir.as_deref().map(Path::new);
+    match dir {
+        Some(dir) if o.resume => {
+            let path = checkpoint::latest(dir)?
+                .ok_or_else(|| format!("--resume: no checkpoint in {}", dir.display()))?;
+            let c = checkpoint::load(&path)?;
+            if c.run_key != key {
+                return Err(other_options(&path, &c.run_key, &key));
+            }
+            if c.fingerprint != fingerprint {
+                return Err(format!(
+                    "--resume: {} was made with other data (or another --val/--seed split)",
+                    path.display()
+                ));
+            }
+            let threads_differ = (c.threads as usize != o.threads).then_some(c.threads as usize);
+            first_epoch = c.epoch as usize;
+            model = c.model;
+            adam = c.adam;
+            rng.s = c.rng;
+            let _ = progress(&Progress::Resumed {
+                path,
+                epoch: first_epoch,
+                threads_differ,
+            });
+        }
+        Some(dir) => {
+            if let Some(p) = checkpoint::latest(dir)? {
+                return Err(format!(
+                    "{} already holds checkpoints ({}): pass --resume to continue that run, or \
+                     choose another --checkpoint-dir",
+                    dir.display(),
+                    p.display()
+                ));
+            }
+        }
+        None => {}
+    }
+
+    let l = model.layout();
+    // Weight decay on the weights, not on the biases.
+    let segments: [(Range<usize>, bool); 4] = [
+        (0..l.ft_bias(), true),
+        (l.ft_bias()..l.out_weights(), false),
+        (l.out_weights()..l.out_bias(), true),
+        (l.out_bias()..l.size(), false),
+    ];
+    let mut workers: Vec<Worker> = (0..o.threads.max(1))
+        .map(|_| Worker {
+            batch: Vec::new(),
+            grad: vec![0.0; l.size()],
+            scratch: Scratch::new(o.hidden),
+            loss: 0.0,
+        })
+        .collect();
+    let batch = o.batch.max(1);
+    let total_steps = (set.len().div_ceil(batch) * o.epochs) as u64;
+    let start = Instant::now();
+    let mut order: Vec<u32> = Vec::with_capacity(set.len());
+    for epoch in first_epoch..o.epochs {
+        // A fresh permutation of the split's order, so that the epoch depends only on the
+        // generator's state.
+        order.clear();
+        order.extend(0..set.len() as u32);
+        rng.shuffle(&mut order);
+        let t0 = Instant::now();
+        let mut loss = 0.0;
+        let mut lr = o.lr;
+        for b in order.chunks(batch) {
+            lr = o
+                .schedule
+                .rate(o.lr, o.lr_gamma, epoch, adam.t, total_steps);
+            loss += batch_gradients(&model, &set, b, &mut workers);
+            let grad = &workers[0].grad;
+            adam.step(
+                &mut model.params,
+                grad,
+                1.0 / b.len() as f32,
+                lr,
+                o.wd,
+                &segments,
+            );
+        }
+        let secs = t0.elapsed().as_secs_f64();
+        let train_loss = loss / set.len() as f64;
+        if !train_loss.is_finite() {
+            return Err(format!(
+                "training diverged in epoch {} (the loss is not a number): lower --lr",
+                epoch + 1
+            ));
+        }
+        let val_loss = (!val.is_empty())
+            .then(|| validation_loss(&model, &val, &mut workers) / val.len() as f64);
+        let ckpt = match dir {
+            Some(dir) => Some(checkpoint::save(
+                dir,
+                &Checkpoint {
+                    epoch: (epoch + 1) as u32,
+                    threads: workers.len() as u32,
+                    rng: rng.s,
+                    fingerprint,
+                    run_key: key.clone(),
+                    model: model.clone(),
+                    adam: adam.clone(),
+                },
+            )?),
+            None => None,
+        };
+        if o.epoch_nets {
+            write_net(&format!("{}.epoch{}", o.out, epoch + 1), &model, o.scale)?;
+        }
+        let report = EpochReport {
+            epoch: epoch + 1,
+            epochs: o.epochs,
+            train_loss,
+            val_loss,
+            lr,
+            positions_per_sec: set.len() as f64 / secs.max(1e-9),
+            elapsed: start.elapsed().as_secs_f64(),
+            checkpoint: ckpt,
+        };
+        if progress(&Progress::Epoch(report)).is_break() {
+            break;
+        }
+    }
+    Ok(model)
+}
+
+/// Writes the quantised `model` to `path`.
+pub fn write_net(path: &str, model: &Model, scale: u32) -> Result<(), String> {
+    std::fs::write(path, model.quantise(scale as i32).to_bytes())
+        .map_err(|e| format!("cannot write {path}: {e}"))
+}
+
+/// The checks of the checkpoint directory that need no data, made before the (possibly
+/// long) loading: a fresh run must not mix its checkpoints with another run's, a resumed one
+/// needs a checkpoint made with the same options. ([`train`] checks again, and the data.)
+fn preflight(o: &TrainOptions) -> Result<(), String> {
+    let Some(dir) = o.checkpoint_dir.as_deref().map(Path::new) else {
+        return Ok(());
+    };
+    match (checkpoint::latest(dir)?, o.resume) {
+        (Some(p), false) => Err(format!(
+            "{} already holds checkpoints ({}): pass --resume to continue that run, or \
+             choose another --checkpoint-dir",
+            dir.display(),
+            p.display()
+        )),
+        (None, true) => Err(format!("--resume: no checkpoint in {}", dir.display())),
+        (Some(p), true) => {
+            let c = checkpoint::load(&p)?;
+            if c.run_key != o.run_key() {
+                return Err(other_options(&p, &c.run_key, &o.run_key()));
+            }
+            Ok(())
+        }
+        (None, false) => Ok(()),
+    }
+}
+
+/// The error of a resume with options other than the checkpoint's.
+fn other_options(path: &Path, theirs: &str, ours: &str) -> String {
+    format!(
+        "--resume: {} was made with other options:\n  checkpoint: {theirs}\n  now:        {ours}",
+        path.display()
+    )
+}
+
+/// Loads the data of `o`, trains, writes the network; `progress` as for [`train`].
+pub fn run(
+    o: &TrainOptions,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<Model, String> {
+    if let Some(parent) = Path::new(&o.out).parent()
+        && !parent.as_os_str().is_empty()
+        && !parent.is_dir()
+    {
+        return Err(format!(
+            "--out {}: the directory {} does not exist",
+            o.out,
+            parent.display()
+        ));
+    }
+    preflight(o)?;
+    let samples = data::load(&o.data, o.lambda, o.scale as f32)?;
+    if samples.is_empty() {
+        return Err("the data files hold no positions".into());
+    }
+    let model = train(o, samples, progress)?;
+    write_net(&o.out, &model, o.scale)?;
+    Ok(model)
+}
+
+/// `nullwindow train ...`: trains, printing a line per epoch, and writes the network.
+pub fn run_cli(args: &[String]) -> Result<(), String> {
+    let Some(o) = parse_args(args)? else {
+        println!("{USAGE}");
+        return Ok(());
+    };
+    println!(
+        "training {} on {} ({} threads): {}",
+        o.out,
+        o.data.join(","),
+        o.threads,
+        o.run_key()
+    );
+    let mut print = |p: &Progress| {
+        match p {
+            Progress::Data { train, val } => {
+                println!("{train} training positions, {val} validation positions");
+            }
+            Progress::Resumed {
+                path,
+                epoch,
+                threads_differ,
+            } => {
+                println!("resumed from {} after epoch {epoch}", path.display());
+                if let Some(t) = threads_differ {
+                    println!(
+                        "warning: the checkpoint was made with {t} threads; the run will not be \
+                         bit-identical to an uninterrupted one"
+                    );
+                }
+            }
+            Progress::Epoch(r) => {
+                let val = r
+                    .val_loss
+                    .map_or_else(|| "-".to_string(), |v| format!("{v:.6}"));
+                println!(
+                    "epoch {:>3}/{}  train {:.6}  val {val}  lr {:.3e}  {:.0} pos/s  {:.1} s",
+                    r.epoch, r.epochs, r.train_loss, r.lr, r.positions_per_sec, r.elapsed
+                );
+            }
+        }
+        ControlFlow::Continue(())
+    };
+    run(&o, &mut print)?;
+    println!("wrote {}", o.out);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,449 @@
+//! The float network the trainer optimises, its forward and backward passes, and its
+//! quantisation into an [`nnue::net::Network`](crate::nnue::net::Network).
+//!
+//! All parameters live in one flat `Vec<f32>` (so that the optimiser, the gradient buffers and
+//! the checkpoint treat them alike), in the order of the network file:
+//! feature weights `[768][N]` (feature-major), feature biases `[N]`, output weights `[2N]`
+//! (side to move's half first), output bias.
+//!
+//! Forward pass for a sample with side-to-move features `F` (the other perspective's are
+//! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[f]`, `a_nstm = b + Σ_{f∈F} W[mirror f]`,
+//! `out = Σ screlu(a_stm)·w_stm + Σ screlu(a_nstm)·w_nstm + c` with `screlu(x) = clamp(x,0,1)²`;
+//! the predicted win probability is `sigmoid(out)` and the evaluation `out · SCALE` centipawns.
+//! Loss: `(sigmoid(out) − target)²`.
+
+use crate::nnue::net::{INPUTS, Network, QA, QB};
+
+use super::data::{Rng, Sample, mirror, sigmoid};
+
+/// Lanes of the manual dot-product reductions: the hidden size is a multiple of it, and a
+/// fixed lane count makes the sums the same on every instruction set.
+const LANES: usize = 16;
+
+/// Feature weights start uniform in `±FT_INIT`: with about 30 active features the
+/// accumulators start with a spread of about 0.3, inside SCReLU's working range.
+pub const FT_INIT: f32 = 0.1;
+
+/// Every parameter is clipped to `±CLIP` after each step: `QA·CLIP` and `QB·CLIP` fit an
+/// `i16`, and 32 active features and the bias, `33 · 505`, fit the engine's `i16`
+/// accumulator.
+pub const CLIP: f32 = 1.98;
+
+/// The float network: hidden size and parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// Hidden size N (a multiple of 16).
+    pub hidden: usize,
+    /// All parameters, in the layout of the module comment.
+    pub params: Vec<f32>,
+}
+
+/// Where each block of parameters starts in the flat vector.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Hidden size.
+    pub n: usize,
+}
+
+impl Layout {
+    /// Start of the feature biases (the feature weights start at 0).
+    pub fn ft_bias(self) -> usize {
+        INPUTS * self.n
+    }
+    /// Start of the output weights.
+    pub fn out_weights(self) -> usize {
+        (INPUTS + 1) * self.n
+    }
+    /// Index of the output bias.
+    pub fn out_bias(self) -> usize {
+        (INPUTS + 3) * self.n
+    }
+    /// Number of parameters.
+    pub fn size(self) -> usize {
+        self.out_bias() + 1
+    }
+}
+
+/// Scratch space of one worker: the two accumulators.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    acc_stm: Vec<f32>,
+    acc_nstm: Vec<f32>,
+}
+
+impl Scratch {
+    /// Accumulators for hidden size `n`.
+    pub fn new(n: usize) -> Scratch {
+        Scratch {
+            acc_stm: vec![0.0; n],
+            acc_nstm: vec![0.0; n],
+        }
+    }
+}
+
+impl Model {
+    /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
+    /// zero, output weights uniform in `±1/√(2N)`, output bias zero.
+    pub fn new(hidden: usize, rng: &mut Rng) -> Model {
+        let l = Layout { n: hidden };
+        let mut params = vec![0.0; l.size()];
+        for p in &mut params[..l.ft_bias()] {
+            *p = rng.uniform(-FT_INIT, FT_INIT);
+        }
+        let a = 1.0 / ((2 * hidden) as f32).sqrt();
+        for p in &mut params[l.out_weights()..l.out_bias()] {
+            *p = rng.uniform(-a, a);
+        }
+        Model { hidden, params }
+    }
+
+    /// The parameter layout.
+    pub fn layout(&self) -> Layout {
+        Layout { n: self.hidden }
+    }
+
+    /// The float output (win-probability logit; × SCALE for centipawns) for a sample.
+    pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        forward_body(
+            &self.params,
+            self.hidden,
+            s,
+            &mut scratch.acc_stm,
+            &mut scratch.acc_nstm,
+        )
+    }
+
+    /// Sum of the squared errors over `samples`.
+    pub fn loss_sum(&self, samples: &[Sample], scratch: &mut Scratch) -> f64 {
+        samples
+            .iter()
+            .map(|s| {
+                let e = sigmoid(self.forward(s, scratch)) - s.target;
+                (e * e) as f64
+            })
+            .sum()
+    }
+
+    /// Adds the gradient of the summed loss over `samples` to `grad` (the parameters'
+    /// layout) and returns the summed loss.
+    pub fn add_gradients(
+        &self,
+        samples: &[Sample],
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
+            // calling a function compiled with it enabled.
+            return unsafe { gradients_avx2(self, samples, grad, scratch) };
+        }
+        gradients_body(
+            &self.params,
+            self.hidden,
+            samples,
+            grad,
+            &mut scratch.acc_stm,
+            &mut scratch.acc_nstm,
+        )
+    }
+
+    /// The quantised network: feature weights and biases `round(x·QA)`, output weights
+    /// `round(x·QB)`, output bias `round(c·QA·QB)`; `scale` goes into the header.
+    pub fn quantise(&self, scale: i32) -> Network {
+        let l = self.layout();
+        let q16 = |x: &f32, q: i32| (x * q as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let p = &self.params;
+        Network {
+            hidden: self.hidden,
+            qa: QA,
+            qb: QB,
+            scale,
+            ft_weights: p[..l.ft_bias()].iter().map(|x| q16(x, QA)).collect(),
+            ft_bias: p[l.ft_bias()..l.out_weights()]
+                .iter()
+                .map(|x| q16(x, QA))
+                .collect(),
+            out_weights: p[l.out_weights()..l.out_bias()]
+                .iter()
+                .map(|x| q16(x, QB))
+                .collect(),
+            out_bias: (p[l.out_bias()] as f64 * (QA * QB) as f64).round() as i32,
+        }
+    }
+}
+
+/// [`gradients_body`] compiled for AVX2 (eight f32 lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut Scratch) -> f64 {
+    gradients_body(
+        &m.params,
+        m.hidden,
+        samples,
+        grad,
+        &mut scratch.acc_stm,
+        &mut scratch.acc_nstm,
+    )
+}
+
+/// `Σ screlu(a_i)·w_i`, summed in [`LANES`] fixed lanes.
+#[inline(always)]
+fn screlu_dot(a: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; LANES];
+    for (ac, wc) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for ((l, &x), &w) in lanes.iter_mut().zip(ac).zip(wc) {
+            let v = x.clamp(0.0, 1.0);
+            *l += v * v * w;
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// Hidden units per register block of the accumulate and scatter loops: the block of both
+/// perspectives (2 × 32 f32) stays in eight AVX2 registers while the feature rows stream by.
+const BLOCK: usize = 32;
+
+/// The start of the last block of [`BLOCK`] units in `0..n`; `n` is a multiple of 16, so
+/// one block of 16 may follow. (Plain loops rather than a closure per block: a closure
+/// would be compiled without the AVX2 of its caller.)
+#[inline(always)]
+fn full_blocks(n: usize) -> usize {
+    n / BLOCK * BLOCK
+}
+
+/// Hidden units `off..off + B` of both accumulators: the bias plus the feature rows, summed
+/// in registers.
+#[inline(always)]
+fn accumulate_block<const B: usize>(
+    w: &[f32],
+    n: usize,
+    off: usize,
+    feats: &[u16],
+    bias: &[f32],
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
+) {
+    let mut rs = [0.0f32; B];
+    rs.copy_from_slice(&bias[off..][..B]);
+    let mut rn = rs;
+    for &f in feats {
+        let f = f as usize;
+        let ws = &w[f * n + off..][..B];
+        let wn = &w[mirror(f) * n + off..][..B];
+        for (r, &x) in rs.iter_mut().zip(ws) {
+            *r += x;
+        }
+        for (r, &x) in rn.iter_mut().zip(wn) {
+            *r += x;
+        }
+    }
+    acc_s[off..][..B].copy_from_slice(&rs);
+    acc_n[off..][..B].copy_from_slice(&rn);
+}
+
+/// Adds hidden units `off..off + B` of the accumulator gradients to the rows of the active
+/// features in the feature-weight gradient (the gradients held in registers).
+#[inline(always)]
+fn scatter_block<const B: usize>(
+    g_w: &mut [f32],
+    n: usize,
+    off: usize,
+    feats: &[u16],
+    d_s: &[f32],
+    d_n: &[f32],
+) {
+    let mut rs = [0.0f32; B];
+    rs.copy_from_slice(&d_s[off..][..B]);
+    let mut rn = [0.0f32; B];
+    rn.copy_from_slice(&d_n[off..][..B]);
+    for &f in feats {
+        let f = f as usize;
+        for (g, &x) in g_w[f * n + off..][..B].iter_mut().zip(&rs) {
+            *g += x;
+        }
+        for (g, &x) in g_w[mirror(f) * n + off..][..B].iter_mut().zip(&rn) {
+            *g += x;
+        }
+    }
+}
+
+/// Fills the two accumulators of `s` and returns the output.
+#[inline(always)]
+fn forward_body(p: &[f32], n: usize, s: &Sample, acc_s: &mut [f32], acc_n: &mut [f32]) -> f32 {
+    let l = Layout { n };
+    let w = &p[..l.ft_bias()];
+    let b = &p[l.ft_bias()..l.out_weights()];
+    let (ow_s, ow_n) = p[l.out_weights()..l.out_bias()].split_at(n);
+    let feats = s.features();
+    let full = full_blocks(n);
+    for off in (0..full).step_by(BLOCK) {
+        accumulate_block::<BLOCK>(w, n, off, feats, b, acc_s, acc_n);
+    }
+    if full < n {
+        accumulate_block::<16>(w, n, full, feats, b, acc_s, acc_n);
+    }
+    p[l.out_bias()] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
+}
+
+/// For one perspective, given `g = ∂loss/∂out`: adds `g·screlu(a)` to the output weights'
+/// gradient and turns `a` into `∂loss/∂a = g·w·screlu'(a)`.
+#[inline(always)]
+fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
+    for ((a, &w), gw) in acc.iter_mut().zip(ow).zip(g_ow) {
+        let x = *a;
+        let v = x.clamp(0.0, 1.0);
+        *gw += g * v * v;
+        *a = if x > 0.0 && x < 1.0 {
+            2.0 * g * w * x
+        } else {
+            0.0
+        };
+    }
+}
+
+/// The forward and backward passes over a slice of a batch (see
+/// [`Model::add_gradients`]).
+#[inline(always)]
+fn gradients_body(
+    p: &[f32],
+    n: usize,
+    samples: &[Sample],
+    grad: &mut [f32],
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
+) -> f64 {
+    let l = Layout { n };
+    let (ow_s, ow_n) = p[l.out_weights()..l.out_bias()].split_at(n);
+    let (g_w, rest) = grad[..l.size()].split_at_mut(l.ft_bias());
+    let (g_b, rest) = rest.split_at_mut(n);
+    let (g_ow, g_c) = rest.split_at_mut(2 * n);
+    let (g_ow_s, g_ow_n) = g_ow.split_at_mut(n);
+    let mut loss = 0.0f64;
+    let mut g_bias = 0.0f32;
+    for s in samples {
+        let out = forward_body(p, n, s, acc_s, acc_n);
+        let pred = sigmoid(out);
+        let err = pred - s.target;
+        loss += (err * err) as f64;
+        // ∂(pred − t)²/∂out = 2·err·pred·(1 − pred).
+        let g = 2.0 * err * pred * (1.0 - pred);
+        g_bias += g;
+        backward_half(acc_s, ow_s, g_ow_s, g);
+        backward_half(acc_n, ow_n, g_ow_n, g);
+        for ((gb, &ds), &dn) in g_b.iter_mut().zip(acc_s.iter()).zip(acc_n.iter()) {
+            *gb += ds + dn;
+        }
+        let feats = s.features();
+        let full = full_blocks(n);
+        for off in (0..full).step_by(BLOCK) {
+            scatter_block::<BLOCK>(g_w, n, off, feats, acc_s, acc_n);
+        }
+        if full < n {
+            scatter_block::<16>(g_w, n, full, feats, acc_s, acc_n);
+        }
+    }
+    g_c[0] += g_bias;
+    loss
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The analytic gradient agrees with central finite differences (in f64 terms of the
+    /// f32 net: a relative tolerance of a few per cent).
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut rng = Rng::new(3);
+        let mut m = Model::new(16, &mut rng);
+        // Push accumulators into SCReLU's curved range.
+        let l = m.layout();
+        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+            *b = 0.4;
+        }
+        let samples = vec![
+            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8),
+            Sample::new(&[13, 100, 300, 600], 0.1),
+        ];
+        let mut grad = vec![0.0; l.size()];
+        let mut sc = Scratch::new(16);
+        m.add_gradients(&samples, &mut grad, &mut sc);
+        let probe = [
+            0,
+            70 * 16 + 3,
+            mirror(200) * 16 + 7,
+            l.ft_bias() + 2,
+            l.out_weights() + 1,
+            l.out_weights() + 20,
+            l.out_bias(),
+        ];
+        for &j in &probe {
+            let h = 1e-2;
+            let mut plus = m.clone();
+            plus.params[j] += h;
+            let mut minus = m.clone();
+            minus.params[j] -= h;
+            let num = (plus.loss_sum(&samples, &mut sc) - minus.loss_sum(&samples, &mut sc))
+                / (2.0 * h as f64);
+            let ana = grad[j] as f64;
+            assert!(
+                (num - ana).abs() <= 0.05 * num.abs().max(ana.abs()) + 1e-5,
+                "param {j}: numeric {num}, analytic {ana}"
+            );
+        }
+    }
+
+    /// The dispatched kernel (AVX2 where the CPU has it) and the portable one give the same
+    /// bits: the reductions run in fixed lanes, so no instruction set reorders a sum.
+    #[test]
+    fn kernels_agree_bit_for_bit() {
+        let mut rng = Rng::new(11);
+        let m = Model::new(80, &mut rng); // two blocks of 32 and one of 16
+        let samples: Vec<Sample> = (0..50)
+            .map(|i| {
+                Sample::new(
+                    &[i, 3 * i + 64, 7 * i + 300, 11 * i % 768],
+                    (i % 7) as f32 / 7.0,
+                )
+            })
+            .collect();
+        let mut sc = Scratch::new(80);
+        let mut fast = vec![0.0; m.layout().size()];
+        let loss_fast = m.add_gradients(&samples, &mut fast, &mut sc);
+        let mut portable = vec![0.0; m.layout().size()];
+        let loss_portable = gradients_body(
+            &m.params,
+            80,
+            &samples,
+            &mut portable,
+            &mut sc.acc_stm,
+            &mut sc.acc_nstm,
+        );
+        assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
+        assert!(
+            fast.iter()
+                .zip(&portable)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
+    }
+
+    #[test]
+    fn gradients_add_up_over_slices() {
+        let mut rng = Rng::new(9);
+        let m = Model::new(48, &mut rng);
+        let samples: Vec<Sample> = (0..10)
+            .map(|i| Sample::new(&[i, i + 100, i + 500], i as f32 / 10.0))
+            .collect();
+        let mut sc = Scratch::new(48);
+        let mut all = vec![0.0; m.layout().size()];
+        let loss = m.add_gradients(&samples, &mut all, &mut sc);
+        assert!((loss - m.loss_sum(&samples, &mut sc)).abs() < 1e-9);
+        let mut halves = vec![0.0; m.layout().size()];
+        m.add_gradients(&samples[..4], &mut halves, &mut sc);
+        m.add_gradients(&samples[4..], &mut halves, &mut sc);
+        for (a, b) in all.iter().zip(&halves) {
+            assert!((a - b).abs() <= 1e-6 * a.abs().max(1e-3), "{a} vs {b}");
+        }
+    }
+}

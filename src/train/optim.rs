@@ -1,0 +1,176 @@
+//! AdamW and the learning-rate schedule.
+
+use std::f64::consts::PI;
+use std::ops::Range;
+
+use super::model::CLIP;
+
+/// Adam's first-moment decay.
+pub const BETA1: f32 = 0.9;
+/// Adam's second-moment decay.
+pub const BETA2: f32 = 0.999;
+/// Adam's denominator guard.
+pub const EPSILON: f32 = 1e-8;
+/// The cosine schedule ends at this fraction of the initial rate.
+pub const COSINE_FINAL: f64 = 0.01;
+
+/// How the learning rate moves over the run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Schedule {
+    /// The initial rate throughout.
+    Constant,
+    /// Cosine annealing, step by step, from the initial rate to [`COSINE_FINAL`] of it at
+    /// the last step of the last epoch.
+    Cosine,
+    /// The rate is multiplied by the drop factor at the start of each listed epoch
+    /// (1-based: `[8, 14]` trains epochs 1–7 at `lr`, 8–13 at `lr·γ`, 14– at `lr·γ²`).
+    Steps(Vec<usize>),
+}
+
+impl Schedule {
+    /// Parses `cosine`, `constant` or a comma-separated list of epochs.
+    pub fn parse(text: &str) -> Result<Schedule, String> {
+        match text {
+            "cosine" => Ok(Schedule::Cosine),
+            "constant" | "none" => Ok(Schedule::Constant),
+            _ => {
+                let mut epochs = Vec::new();
+                for e in text.split(',') {
+                    match e.trim().parse::<usize>() {
+                        Ok(e) if e >= 1 => epochs.push(e),
+                        _ => {
+                            return Err(format!(
+                                "--lr-drop: '{text}' is neither cosine, constant nor a list of epochs (1, 2, ...)"
+                            ));
+                        }
+                    }
+                }
+                epochs.sort_unstable();
+                Ok(Schedule::Steps(epochs))
+            }
+        }
+    }
+
+    /// The schedule as `parse` reads it.
+    pub fn text(&self) -> String {
+        match self {
+            Schedule::Constant => "constant".into(),
+            Schedule::Cosine => "cosine".into(),
+            Schedule::Steps(e) => e
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+
+    /// The rate at optimiser step `step` (0-based) of `total`, in epoch `epoch` (0-based),
+    /// for initial rate `lr` and drop factor `gamma`.
+    pub fn rate(&self, lr: f32, gamma: f32, epoch: usize, step: u64, total: u64) -> f32 {
+        match self {
+            Schedule::Constant => lr,
+            Schedule::Cosine => {
+                let t = step as f64 / total.saturating_sub(1).max(1) as f64;
+                let c = 0.5 * (1.0 + (PI * t.min(1.0)).cos());
+                (lr as f64 * (COSINE_FINAL + (1.0 - COSINE_FINAL) * c)) as f32
+            }
+            Schedule::Steps(drops) => {
+                let k = drops.iter().filter(|&&e| e <= epoch + 1).count();
+                lr * gamma.powi(k as i32)
+            }
+        }
+    }
+}
+
+/// AdamW with decoupled weight decay: `p ← p − lr·(m̂/(√v̂ + ε) + wd·p)`, then every
+/// parameter clipped to `±CLIP`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AdamW {
+    /// First moments.
+    pub m: Vec<f32>,
+    /// Second moments.
+    pub v: Vec<f32>,
+    /// Steps taken.
+    pub t: u64,
+}
+
+impl AdamW {
+    /// Zero moments for `len` parameters.
+    pub fn new(len: usize) -> AdamW {
+        AdamW {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            t: 0,
+        }
+    }
+
+    /// One step: `grad` times `grad_scale` is the gradient; the parameters in each range
+    /// of `segments` are decayed by `wd` if its flag is set.
+    pub fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        grad_scale: f32,
+        lr: f32,
+        wd: f32,
+        segments: &[(Range<usize>, bool)],
+    ) {
+        self.t += 1;
+        let c1 = 1.0 / (1.0 - (BETA1 as f64).powf(self.t as f64)) as f32;
+        let c2 = 1.0 / (1.0 - (BETA2 as f64).powf(self.t as f64)) as f32;
+        for (range, decay) in segments {
+            let keep = if *decay { 1.0 - lr * wd } else { 1.0 };
+            let (Some(p), Some(g), Some(m), Some(v)) = (
+                params.get_mut(range.clone()),
+                grad.get(range.clone()),
+                self.m.get_mut(range.clone()),
+                self.v.get_mut(range.clone()),
+            ) else {
+                continue;
+            };
+            for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+                let g = g * grad_scale;
+                *m = BETA1 * *m + (1.0 - BETA1) * g;
+                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                let upd = (*m * c1) / ((*v * c2).sqrt() + EPSILON);
+                *p = (*p * keep - lr * upd).clamp(-CLIP, CLIP);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules() {
+        let c = Schedule::parse("cosine").expect("cosine");
+        assert_eq!(c.rate(1.0, 0.1, 0, 0, 101), 1.0);
+        assert!((c.rate(1.0, 0.1, 5, 50, 101) - 0.505).abs() < 1e-6);
+        assert!((c.rate(1.0, 0.1, 9, 100, 101) - 0.01).abs() < 1e-6);
+        let s = Schedule::parse("14,8").expect("steps");
+        assert_eq!(s, Schedule::Steps(vec![8, 14]));
+        assert_eq!(s.text(), "8,14");
+        assert_eq!(s.rate(1.0, 0.5, 6, 0, 1), 1.0);
+        assert_eq!(s.rate(1.0, 0.5, 7, 0, 1), 0.5);
+        assert_eq!(s.rate(1.0, 0.5, 13, 0, 1), 0.25);
+        assert!(Schedule::parse("0").is_err());
+        assert!(Schedule::parse("3,x").is_err());
+        assert!(Schedule::parse("").is_err());
+    }
+
+    #[test]
+    fn adamw_moves_against_the_gradient_and_clips() {
+        let mut p = vec![1.0, -1.0, 1.97];
+        let mut a = AdamW::new(3);
+        a.step(&mut p, &[1.0, -1.0, -1.0], 1.0, 0.1, 0.0, &[(0..3, false)]);
+        // The first Adam step moves each weight by about lr against its gradient's sign.
+        assert!((p[0] - 0.9).abs() < 1e-4 && (p[1] + 0.9).abs() < 1e-4);
+        assert_eq!(p[2], CLIP);
+        let mut q = vec![1.0];
+        let mut b = AdamW::new(1);
+        b.step(&mut q, &[0.0], 1.0, 0.1, 0.5, &[(0..1, true)]);
+        assert!((q[0] - 0.95).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,434 @@
+//! Tests of the trainer on small synthetic data made here: random legal positions labelled
+//! by a material count.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use super::*;
+use crate::datagen::format::{Record, Wdl, write_file};
+use crate::nnue::net::Network;
+use crate::position::{Color, Position, Role};
+
+/// `n` positions reached by random legal moves from the start, labelled with White's
+/// material balance (P 100, N/B 300, R 500, Q 900) as the score and a result that follows
+/// its sign (beyond ±150).
+fn records(n: usize, seed: u64) -> Vec<Record> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Position::startpos();
+        let plies = 8 + rng.below(100);
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+        }
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        let mut white = 0;
+        for sq in pos.board().occupied() {
+            if let Some(p) = pos.board().piece_at(sq) {
+                let v = match p.role {
+                    Role::Pawn => 100,
+                    Role::Knight | Role::Bishop => 300,
+                    Role::Rook => 500,
+                    Role::Queen => 900,
+                    Role::King => 0,
+                };
+                white += if p.color == Color::White { v } else { -v };
+            }
+        }
+        let result = if white > 150 {
+            Wdl::WhiteWin
+        } else if white < -150 {
+            Wdl::BlackWin
+        } else {
+            Wdl::Draw
+        };
+        let stm = if pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        };
+        out.push(Record::from_position(&pos, stm, result));
+    }
+    out
+}
+
+fn samples(records: &[Record], o: &TrainOptions) -> Vec<Sample> {
+    records
+        .iter()
+        .map(|r| Sample::from_record(r, o.lambda, o.scale as f32))
+        .collect()
+}
+
+fn small_options() -> TrainOptions {
+    TrainOptions {
+        data: vec!["unused".into()],
+        out: "unused".into(),
+        hidden: 32,
+        epochs: 12,
+        batch: 64,
+        lr: 0.003,
+        threads: 2,
+        val: 0.1,
+        ..TrainOptions::default()
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nullwindow-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Trains and returns the model and the epoch reports.
+fn train_collect(o: &TrainOptions, s: Vec<Sample>) -> (Model, Vec<EpochReport>) {
+    let mut reports = Vec::new();
+    let model = train(o, s, &mut |p| {
+        if let Progress::Epoch(r) = p {
+            reports.push(r.clone());
+        }
+        ControlFlow::Continue(())
+    })
+    .expect("train");
+    (model, reports)
+}
+
+#[test]
+fn loss_falls_on_material_data() {
+    let o = small_options();
+    let s = samples(&records(3000, 1), &o);
+    let mean = s.iter().map(|x| x.target as f64).sum::<f64>() / s.len() as f64;
+    let variance = s
+        .iter()
+        .map(|x| (x.target as f64 - mean).powi(2))
+        .sum::<f64>()
+        / s.len() as f64;
+    let (_, reports) = train_collect(&o, s);
+    assert_eq!(reports.len(), o.epochs);
+    let first = &reports[0];
+    let last = &reports[o.epochs - 1];
+    let (Some(val_first), Some(val_last)) = (first.val_loss, last.val_loss) else {
+        panic!("no validation loss");
+    };
+    println!(
+        "target variance {variance:.5}; train {:.5} -> {:.5}, val {val_first:.5} -> {val_last:.5}",
+        first.train_loss, last.train_loss
+    );
+    // A net that learned nothing predicts the mean, whose loss is the variance.
+    assert!(last.train_loss < 0.5 * first.train_loss, "{reports:?}");
+    assert!(last.train_loss < 0.25 * variance, "{reports:?}");
+    assert!(val_last < 0.5 * variance, "{reports:?}");
+}
+
+/// The float network whose weights are exactly the quantised ones (`q / QA`, `q / QB`,
+/// `q / (QA·QB)`).
+fn dequantised(net: &Network) -> Model {
+    let (qa, qb) = (net.qa as f32, net.qb as f32);
+    let params = net
+        .ft_weights
+        .iter()
+        .chain(&net.ft_bias)
+        .map(|&w| w as f32 / qa)
+        .chain(net.out_weights.iter().map(|&w| w as f32 / qb))
+        .chain([net.out_bias as f32 / (qa * qb)])
+        .collect();
+    Model {
+        hidden: net.hidden,
+        params,
+    }
+}
+
+/// The quantised network's evaluation against the float forward pass × SCALE.
+///
+/// - Against the float net of the quantised weights themselves, only the integer divisions
+///   differ: at most [`INTEGER_TOLERANCE_CP`].
+/// - Against the trained float net, rounding the weights adds noise, dominated by the output
+///   weights' step of 1/64 (about ±0.5/64 · SCReLU value · √(2N) · SCALE): at most
+///   [`QUANTISATION_MAX_CP`] on any position and [`QUANTISATION_MEAN_CP`] on average.
+#[test]
+fn quantised_net_matches_float_forward() {
+    const INTEGER_TOLERANCE_CP: i32 = 2;
+    const QUANTISATION_MAX_CP: i32 = 20;
+    const QUANTISATION_MEAN_CP: f64 = 6.0;
+    let o = TrainOptions {
+        epochs: 6,
+        ..small_options()
+    };
+    let recs = records(2000, 2);
+    let (model, _) = train_collect(&o, samples(&recs, &o));
+    let net = Network::from_bytes(&model.quantise(o.scale as i32).to_bytes()).expect("net file");
+    let exact = dequantised(&net);
+    let mut scratch = Scratch::new(o.hidden);
+    let (mut worst, mut worst_int, mut sum) = (0, 0, 0.0);
+    let check = &recs[..100];
+    for r in check {
+        let s = Sample::from_record(r, o.lambda, o.scale as f32);
+        let float = model.forward(&s, &mut scratch) * o.scale as f32;
+        let float_q = exact.forward(&s, &mut scratch) * o.scale as f32;
+        let quant = net.evaluate_board(&r.board, r.turn);
+        let diff = (float.round() as i32 - quant).abs();
+        let diff_int = (float_q.round() as i32 - quant).abs();
+        worst = worst.max(diff);
+        worst_int = worst_int.max(diff_int);
+        sum += diff as f64;
+        assert!(
+            diff <= QUANTISATION_MAX_CP && diff_int <= INTEGER_TOLERANCE_CP,
+            "{}: float {float:.1} cp, float of the quantised weights {float_q:.1} cp, \
+             quantised {quant} cp",
+            r.fen()
+        );
+    }
+    let mean = sum / check.len() as f64;
+    println!(
+        "quantised vs float: worst {worst} cp, mean {mean:.2} cp; vs dequantised: worst {worst_int} cp"
+    );
+    assert!(mean <= QUANTISATION_MEAN_CP, "mean difference {mean:.2} cp");
+}
+
+#[test]
+fn bad_data_files_are_refused() {
+    let dir = temp_dir("bad-data");
+    let good = dir.join("good.bin");
+    let good = good.to_str().expect("utf-8 path");
+    write_file(good, &records(10, 3)).expect("write");
+    let bytes = std::fs::read(good).expect("read");
+    let truncated = dir.join("truncated.bin");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 5]).expect("write");
+    let mut bad = bytes.clone();
+    bad[32 + 3 * 32 + 30] = 7; // record 3: result code 7
+    let corrupt = dir.join("corrupt.bin");
+    std::fs::write(&corrupt, &bad).expect("write");
+    let foreign = dir.join("foreign.bin");
+    std::fs::write(&foreign, b"hello, this is not a data file at all").expect("write");
+    let out = dir.join("net.nnue");
+    let args = |data: &str| {
+        vec![
+            "--data".to_string(),
+            data.to_string(),
+            "--out".to_string(),
+            out.to_string_lossy().into_owned(),
+            "--epochs".into(),
+            "1".into(),
+            "--hidden".into(),
+            "16".into(),
+        ]
+    };
+    let e = run_cli(&args(&format!("{good},{}", truncated.display()))).unwrap_err();
+    assert!(e.contains("truncated"), "{e}");
+    let e = run_cli(&args(&corrupt.to_string_lossy())).unwrap_err();
+    assert!(e.contains("record 3 is corrupt"), "{e}");
+    let e = run_cli(&args(&foreign.to_string_lossy())).unwrap_err();
+    assert!(e.contains("not a Nullwindow data file"), "{e}");
+    let e = run_cli(&args(&dir.join("missing.bin").to_string_lossy())).unwrap_err();
+    assert!(e.contains("cannot open"), "{e}");
+    assert!(!out.exists());
+    // The good file alone trains and writes a readable network.
+    run_cli(&args(good)).expect("train on the good file");
+    let net = Network::from_bytes(&std::fs::read(&out).expect("net")).expect("valid net");
+    assert_eq!((net.hidden, net.scale), (16, 400));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn arguments_are_checked() {
+    let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let o = parse_args(&a(
+        "--data a.bin,b.bin --data c.bin --out n.nnue --hidden 64 --epochs=3 --lr 0.002 \
+         --lr-drop 2,3 --lr-gamma 0.5 --lambda 0 --scale 300 --val 0 --seed 9 --threads 3 \
+         --checkpoint-dir ck --resume --epoch-nets",
+    ))
+    .expect("parse")
+    .expect("options");
+    assert_eq!(o.data, ["a.bin", "b.bin", "c.bin"]);
+    assert_eq!(
+        (o.hidden, o.epochs, o.scale, o.seed, o.threads),
+        (64, 3, 300, 9, 3)
+    );
+    assert_eq!(o.schedule, Schedule::Steps(vec![2, 3]));
+    assert!(o.resume && o.epoch_nets && o.checkpoint_dir.as_deref() == Some("ck"));
+    let d = parse_args(&a("--data a --out n"))
+        .expect("parse")
+        .expect("options");
+    assert_eq!(
+        (d.hidden, d.epochs, d.batch, d.schedule),
+        (128, 20, 16384, Schedule::Cosine)
+    );
+    assert_eq!(parse_args(&a("--data a -h")).expect("help"), None);
+    for bad in [
+        "",
+        "--out n",
+        "--data a",
+        "--data a --out",
+        "--data a --out n --hidden 100",
+        "--data a --out n --hidden 8",
+        "--data a --out n --hidden x",
+        "--data a --out n --epochs 0",
+        "--data a --out n --batch -1",
+        "--data a --out n --lr 0",
+        "--data a --out n --lr nan",
+        "--data a --out n --lr-drop sometimes",
+        "--data a --out n --lambda 1.5",
+        "--data a --out n --scale 0",
+        "--data a --out n --val 0.9",
+        "--data a --out n --threads 0",
+        "--data a,,b --out n",
+        "--data a --out n --resume",
+        "--data a --out n --resume=yes --checkpoint-dir c",
+        "--data a --out n --bogus 1",
+    ] {
+        assert!(parse_args(&a(bad)).is_err(), "accepted: {bad}");
+    }
+}
+
+#[test]
+fn resume_gives_the_same_weights() {
+    let dir = temp_dir("resume");
+    let o = TrainOptions {
+        epochs: 3,
+        batch: 50,
+        ..small_options()
+    };
+    let s = samples(&records(300, 4), &o);
+    let straight = TrainOptions {
+        checkpoint_dir: Some(dir.join("a").to_string_lossy().into_owned()),
+        ..o.clone()
+    };
+    let (full, _) = train_collect(&straight, s.clone());
+
+    // Stop after the first epoch, then resume.
+    let pieces = TrainOptions {
+        checkpoint_dir: Some(dir.join("b").to_string_lossy().into_owned()),
+        ..o.clone()
+    };
+    let mut epochs = 0;
+    let part = train(&pieces, s.clone(), &mut |p| {
+        if let Progress::Epoch(_) = p {
+            epochs += 1;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    })
+    .expect("first part");
+    assert_eq!(epochs, 1);
+    assert_ne!(part.params, full.params);
+    // Starting afresh into a directory with checkpoints is refused.
+    let e = train(&pieces, s.clone(), &mut |_| ControlFlow::Continue(())).unwrap_err();
+    assert!(e.contains("--resume"), "{e}");
+    let resumed = TrainOptions {
+        resume: true,
+        ..pieces.clone()
+    };
+    let mut resumed_at = None;
+    let mut left = 0;
+    let rest = train(&resumed, s.clone(), &mut |p| {
+        match p {
+            Progress::Resumed { epoch, .. } => resumed_at = Some(*epoch),
+            Progress::Epoch(_) => left += 1,
+            Progress::Data { .. } => {}
+        }
+        ControlFlow::Continue(())
+    })
+    .expect("resumed part");
+    assert_eq!((resumed_at, left), (Some(1), 2));
+    assert!(
+        rest.params
+            .iter()
+            .zip(&full.params)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "resumed weights differ from the uninterrupted run's"
+    );
+
+    // Other options or other data are refused.
+    let other = TrainOptions {
+        lr: 0.02,
+        ..resumed.clone()
+    };
+    let e = train(&other, s.clone(), &mut |_| ControlFlow::Continue(())).unwrap_err();
+    assert!(e.contains("other options"), "{e}");
+    let e = train(
+        &resumed,
+        s[1..].to_vec(),
+        &mut |_| ControlFlow::Continue(()),
+    )
+    .unwrap_err();
+    assert!(e.contains("other data"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn same_seed_and_threads_give_the_same_weights() {
+    let o = TrainOptions {
+        epochs: 2,
+        ..small_options()
+    };
+    let s = samples(&records(200, 5), &o);
+    let (a, _) = train_collect(&o, s.clone());
+    let (b, _) = train_collect(&o, s.clone());
+    assert_eq!(a, b);
+    let (c, _) = train_collect(&TrainOptions { seed: 2, ..o }, s);
+    assert_ne!(a, c);
+}
+
+/// Training speed at N = 128, batch 16384, on random positions (ignored: run with
+/// `cargo test --release --lib train::tests::throughput -- --ignored --nocapture`;
+/// `NW_THREADS` sets the thread count, default 2). Prints positions per second of wall time
+/// and per CPU second, the fair figure on a shared machine.
+#[test]
+#[ignore]
+fn throughput() {
+    let o = TrainOptions {
+        hidden: 128,
+        epochs: 3,
+        batch: 16384,
+        lr: 0.001,
+        threads: std::env::var("NW_THREADS")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(2),
+        val: 0.01,
+        ..small_options()
+    };
+    let t = std::time::Instant::now();
+    let recs = records(50_000, 7);
+    let mut s = samples(&recs, &o);
+    let copy = s.clone();
+    for _ in 0..3 {
+        s.extend_from_slice(&copy);
+    }
+    println!(
+        "{} samples made in {:.1} s",
+        s.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let n = s.len() - (s.len() as f64 * o.val) as usize;
+    let cpu0 = cpu_seconds();
+    let (_, reports) = train_collect(&o, s);
+    if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+        let positions = (reports.len() * n) as f64;
+        println!(
+            "{:.0} training positions per CPU second (validation included in the time)",
+            positions / (b - a)
+        );
+    }
+    for r in &reports {
+        println!(
+            "epoch {}  train {:.6}  val {:?}  {:.0} pos/s",
+            r.epoch, r.train_loss, r.val_loss, r.positions_per_sec
+        );
+    }
+}
+
+/// CPU seconds used by this process so far (Linux), or None.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after = text.rsplit_once(')')?.1;
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
