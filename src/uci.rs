@@ -203,6 +203,9 @@ impl Worker {
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
+                // Over: from now on this search counts as stopped, so that a `go` sent as soon
+                // as the GUI reads the `bestmove` below is not taken for one sent mid-search.
+                ctl.stop.store(true, Ordering::SeqCst);
                 let line = match (result.best, result.ponder) {
                     (None, _) => "bestmove (none)".to_string(),
                     (Some(b), Some(p)) => {
@@ -469,7 +472,7 @@ impl Uci {
             },
             "register" => {}
             "ucinewgame" => {
-                if self.searching() {
+                if self.busy_unstopped() {
                     self.error("ucinewgame during a search is ignored");
                 } else {
                     self.send(Job::Clear);
@@ -511,6 +514,20 @@ impl Uci {
 
     fn searching(&self) -> bool {
         self.pending.load(Ordering::SeqCst) > 0
+    }
+
+    /// Whether work nobody asked to stop is in flight: a search running or queued without
+    /// `stop` (a finished one marks itself stopped), or a perft (which cannot be stopped).
+    /// Searches that were stopped and are still winding down do not count: what is sent after
+    /// them waits in the queue for their `bestmove`, which is what the GUI asked for.
+    fn busy_unstopped(&mut self) -> bool {
+        self.searches.retain(|c| Arc::strong_count(c) > 1);
+        let stopped = self
+            .searches
+            .iter()
+            .filter(|c| c.stop.load(Ordering::SeqCst))
+            .count();
+        stopped < self.searches.len() || self.pending.load(Ordering::SeqCst) > stopped
     }
 
     fn cmd_uci(&self) {
@@ -580,7 +597,7 @@ impl Uci {
         match lname.as_str() {
             "hash" => {
                 if let Some(n) = spin(HASH) {
-                    if self.searching() {
+                    if self.busy_unstopped() {
                         self.error("Hash cannot change during a search");
                     } else {
                         self.hash_mb = n as usize;
@@ -606,7 +623,7 @@ impl Uci {
                 }
             }
             "clear hash" => {
-                if self.searching() {
+                if self.busy_unstopped() {
                     self.error("Clear Hash during a search is ignored");
                 } else {
                     self.send(Job::Clear);
@@ -712,8 +729,10 @@ impl Uci {
             limits.nodes = Some(limits.nodes.map_or(SANDBOX_NODES, |n| n.min(SANDBOX_NODES)));
             limits.perft = limits.perft.map(|d| d.min(SANDBOX_PERFT_DEPTH));
         }
-        if self.searching() && limits.perft.is_none() {
-            // A GUI should not send this; queue it behind the running search.
+        if limits.perft.is_none() && self.busy_unstopped() {
+            // A GUI should not send this; queue it behind the running search. (After `stop`
+            // the stopped search may still be winding down: the new one silently waits for
+            // its `bestmove`.)
             self.error("go while searching: queued until the current search ends");
         }
         self.pending.fetch_add(1, Ordering::SeqCst);
