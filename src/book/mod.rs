@@ -1,11 +1,12 @@
 //! Polyglot opening books: reading a `.bin` book, probing it for a position and choosing a
-//! move; building one from PGN games ([`build`]).
+//! move; building one from PGN games ([`build`]); the `nullwindow book` tool ([`cli`]).
 //!
 //! The whole book is read into memory and checked once (size a multiple of 16 bytes, keys in
 //! order); a probe is a binary search. Entries whose move is not legal in the position they
 //! are filed under are ignored. Depends only on [`crate::position`].
 
 pub mod build;
+pub mod cli;
 pub mod pgn;
 pub mod polyglot;
 
