@@ -15,9 +15,10 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::bench;
+use crate::book::{self, BookPlayer};
 use crate::eval::evaluate;
 use crate::limits::SearchLimits;
-use crate::position::{CastlingMode, Position, START_FEN, move_to_uci, perft_divide};
+use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
     SearchStats, Searcher, uci_score,
@@ -35,6 +36,12 @@ const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
+const BOOK_DEPTH: (&str, i64, i64, i64) = (
+    "BookDepth",
+    book::BOOK_DEPTH.0 as i64,
+    book::BOOK_DEPTH.1 as i64,
+    book::BOOK_DEPTH.2 as i64,
+);
 
 /// In a sandboxed handler every search stops after at most this many nodes.
 pub const SANDBOX_NODES: u64 = 100;
@@ -89,6 +96,8 @@ enum Job {
         /// search can never be undone by the next `go`.
         ctl: Arc<SearchControl>,
         debug: bool,
+        /// A move from the opening book: played without a search.
+        book: Option<Move>,
     },
     Perft {
         pos: Box<Position>,
@@ -178,25 +187,36 @@ impl Worker {
                 opts,
                 ctl,
                 debug,
+                book,
             } => {
                 let mode = pos.castling_mode();
-                if debug {
-                    let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
-                    if let Some(b) = tm.bounds() {
-                        self.out.say(&format!(
-                            "info string time soft {} hard {}",
-                            b.soft_ms, b.hard_ms
-                        ));
+                let result = match book {
+                    Some(m) => {
+                        self.out
+                            .say(&format!("info string book move {}", move_to_uci(m, mode)));
+                        (Some(m), None)
                     }
-                }
-                let mut reporter = UciReporter {
-                    out: self.out.clone(),
-                    mode,
-                    debug,
+                    None => {
+                        if debug {
+                            let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
+                            if let Some(b) = tm.bounds() {
+                                self.out.say(&format!(
+                                    "info string time soft {} hard {}",
+                                    b.soft_ms, b.hard_ms
+                                ));
+                            }
+                        }
+                        let mut reporter = UciReporter {
+                            out: self.out.clone(),
+                            mode,
+                            debug,
+                        };
+                        let r = self
+                            .searcher()
+                            .search(&pos, &limits, &opts, &ctl, &mut reporter);
+                        (r.best, r.ponder)
+                    }
                 };
-                let result = self
-                    .searcher()
-                    .search(&pos, &limits, &opts, &ctl, &mut reporter);
                 // In ponder and infinite mode `bestmove` waits for `stop` or `ponderhit`.
                 while !ctl.stop.load(Ordering::Relaxed)
                     && (limits.infinite || ctl.pondering.load(Ordering::Relaxed))
@@ -206,7 +226,7 @@ impl Worker {
                 // Over: from now on this search counts as stopped, so that a `go` sent as soon
                 // as the GUI reads the `bestmove` below is not taken for one sent mid-search.
                 ctl.stop.store(true, Ordering::SeqCst);
-                let line = match (result.best, result.ponder) {
+                let line = match result {
                     (None, _) => "bestmove (none)".to_string(),
                     (Some(b), Some(p)) => {
                         format!(
@@ -293,6 +313,8 @@ pub struct Uci {
     features_spec: String,
     algorithm: Algorithm,
     debug: bool,
+    /// The opening book and its options (`OwnBook`, `BookFile`, `BookBestMove`, `BookDepth`).
+    book: BookPlayer,
     /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
     searches: Vec<Arc<SearchControl>>,
     /// Searches and perfts sent and not yet answered.
@@ -370,6 +392,7 @@ impl Uci {
             features_spec: "default".to_string(),
             algorithm: Algorithm::AspirationPvs,
             debug: false,
+            book: BookPlayer::default(),
             searches: Vec::new(),
             pending,
             out,
@@ -551,6 +574,13 @@ impl Uci {
             algos.concat()
         ));
         self.say("option name SearchFeatures type string default default");
+        self.say("option name OwnBook type check default false");
+        self.say("option name BookFile type string default <empty>");
+        self.say("option name BookBestMove type check default false");
+        let (name, def, min, max) = BOOK_DEPTH;
+        self.say(&format!(
+            "option name {name} type spin default {def} min {min} max {max}"
+        ));
         self.say("uciok");
     }
 
@@ -665,6 +695,36 @@ impl Uci {
                     )),
                 }
             }
+            // The opening book.
+            "ownbook" => {
+                if let Some(b) = check("OwnBook") {
+                    self.book.enabled = b;
+                }
+            }
+            "bookfile" => {
+                let path = value.unwrap_or_default();
+                let keep = self
+                    .book
+                    .path()
+                    .map_or("no book".to_string(), |p| format!("'{p}'"));
+                match self.book.load(&path) {
+                    Ok(_) if book::is_no_file(&path) => {}
+                    Ok(n) => self.say(&format!("info string book '{}': {n} entries", path.trim())),
+                    Err(e) => {
+                        self.error(&format!("BookFile '{}': {e}; keeping {keep}", path.trim()))
+                    }
+                }
+            }
+            "bookbestmove" => {
+                if let Some(b) = check("BookBestMove") {
+                    self.book.best_move = b;
+                }
+            }
+            "bookdepth" => {
+                if let Some(n) = spin(BOOK_DEPTH) {
+                    self.book.max_ply = n as u32;
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
@@ -747,6 +807,14 @@ impl Uci {
         ctl.pondering.store(limits.ponder, Ordering::SeqCst);
         self.searches.retain(|c| Arc::strong_count(c) > 1);
         self.searches.push(ctl.clone());
+        // A book move is played at once (after `ponderhit` when pondering); `go infinite` and
+        // `go mate` ask for a search.
+        let book = if limits.infinite || limits.mate.is_some() {
+            None
+        } else {
+            self.book
+                .pick(&self.pos, &limits.searchmoves, &mut rand::rng())
+        };
         let opts = SearchOptions {
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead,
@@ -759,6 +827,7 @@ impl Uci {
             opts,
             ctl,
             debug: self.debug,
+            book,
         });
     }
 }
