@@ -1,12 +1,14 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
 //!
 //! Layers, each depending only on those below it:
-//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`.
+//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`;
+//! `uci` → `book` (Polyglot opening books, and the `book` tool that builds them) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
 //! do the tools `tune` (Texel tuning of the evaluation weights), `datagen` (self-play games
 //! that label quiet positions for it) and `train` (the CPU trainer of the `nnue` network).
 
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod eval;
 pub mod history;

@@ -1,5 +1,5 @@
-//! Command line: `nullwindow` speaks UCI; subcommands run bench, perft, the tuning tools
-//! (datagen, tune) and the lab tools.
+//! Command line: `nullwindow` speaks UCI; subcommands run bench, perft, the opening book tool,
+//! the tuning tools (datagen, tune) and the lab tools.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,6 +16,10 @@ USAGE:
     nullwindow bench [DEPTH]        search the bench positions; last line 'N nodes M nps'
     nullwindow perft DEPTH [FEN]    count leaf nodes (Chess960 FENs with --960)
     nullwindow perft-bench DEPTH [FEN]  perft speed next to a bare shakmaty::perft
+    nullwindow book build --pgn FILE --out FILE [--max-ply N] [--min-games N]
+                                    a Polyglot opening book from PGN games
+    nullwindow book probe --book FILE [--fen FEN] [--moves M1 ...]
+                                    a book's moves for a position (book --help)
     nullwindow datagen [--games N] [--out FILE] [--threads N] [--seed S] [--nodes N]
                    [--random-plies P] [--openings FILE] ...
                                     self-play games; appends labelled positions (resumable)
@@ -54,6 +58,10 @@ fn main() -> ExitCode {
             Some(_) => fail("bench takes a depth from 1 to 63"),
         },
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
+        Some("book") => match nullwindow::book::cli::run_cli(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
         Some("datagen") => match nullwindow::datagen::run_cli(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),

@@ -5,6 +5,7 @@
 //! module (and the move encoding helpers below) talk to shakmaty's position API directly.
 
 use shakmaty::fen::Fen;
+use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{CastlingSide, Chess, EnPassantMode, Position as _, PositionError};
@@ -396,6 +397,25 @@ impl Position {
         // In standard mode shakmaty also accepts king-takes-rook; in Chess960 mode it accepts
         // e1g1 only where that is king-takes-rook anyway. Both are unambiguous, so allow them.
         Ok(m)
+    }
+
+    /// Parses a move in standard algebraic notation (`Nf3`, `exd5`, `O-O`, `e8=Q+`, as in
+    /// PGN movetext) and checks that it is legal and unambiguous here.
+    pub fn parse_san(&self, text: &str) -> Result<Move, PositionErr> {
+        let san =
+            San::from_ascii(text.as_bytes()).map_err(|_| PositionErr::BadMove(text.to_string()))?;
+        san.to_move(self.chess())
+            .map_err(|_| PositionErr::IllegalMove(text.to_string()))
+    }
+
+    /// The Zobrist key of the Polyglot opening book format. shakmaty's `Zobrist64` uses
+    /// Polyglot's Random64 table; Polyglot counts the en passant file whenever a pawn of the
+    /// side to move stands beside the pawn that just advanced two squares (a pseudo-legal
+    /// capture), where [`Position::key`] asks for a legal one.
+    pub fn polyglot_key(&self) -> u64 {
+        self.chess()
+            .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
+            .0
     }
 
     /// A move in UCI notation (castling as `UCI_Chess960` says).

@@ -15,9 +15,10 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::bench;
+use crate::book::{self, BookPlayer};
 use crate::eval::evaluate;
 use crate::limits::SearchLimits;
-use crate::position::{CastlingMode, Position, START_FEN, move_to_uci, perft_divide};
+use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
     SearchStats, Searcher, uci_score,
@@ -35,6 +36,12 @@ const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
+const BOOK_DEPTH: (&str, i64, i64, i64) = (
+    "BookDepth",
+    book::BOOK_DEPTH.0 as i64,
+    book::BOOK_DEPTH.1 as i64,
+    book::BOOK_DEPTH.2 as i64,
+);
 
 /// In a sandboxed handler every search stops after at most this many nodes.
 pub const SANDBOX_NODES: u64 = 100;
@@ -89,6 +96,8 @@ enum Job {
         /// search can never be undone by the next `go`.
         ctl: Arc<SearchControl>,
         debug: bool,
+        /// A move from the opening book: played without a search.
+        book: Option<Move>,
     },
     Perft {
         pos: Box<Position>,
@@ -178,32 +187,46 @@ impl Worker {
                 opts,
                 ctl,
                 debug,
+                book,
             } => {
                 let mode = pos.castling_mode();
-                if debug {
-                    let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
-                    if let Some(b) = tm.bounds() {
-                        self.out.say(&format!(
-                            "info string time soft {} hard {}",
-                            b.soft_ms, b.hard_ms
-                        ));
+                let result = match book {
+                    Some(m) => {
+                        self.out
+                            .say(&format!("info string book move {}", move_to_uci(m, mode)));
+                        (Some(m), None)
                     }
-                }
-                let mut reporter = UciReporter {
-                    out: self.out.clone(),
-                    mode,
-                    debug,
+                    None => {
+                        if debug {
+                            let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
+                            if let Some(b) = tm.bounds() {
+                                self.out.say(&format!(
+                                    "info string time soft {} hard {}",
+                                    b.soft_ms, b.hard_ms
+                                ));
+                            }
+                        }
+                        let mut reporter = UciReporter {
+                            out: self.out.clone(),
+                            mode,
+                            debug,
+                        };
+                        let r = self
+                            .searcher()
+                            .search(&pos, &limits, &opts, &ctl, &mut reporter);
+                        (r.best, r.ponder)
+                    }
                 };
-                let result = self
-                    .searcher()
-                    .search(&pos, &limits, &opts, &ctl, &mut reporter);
                 // In ponder and infinite mode `bestmove` waits for `stop` or `ponderhit`.
                 while !ctl.stop.load(Ordering::Relaxed)
                     && (limits.infinite || ctl.pondering.load(Ordering::Relaxed))
                 {
                     thread::sleep(Duration::from_millis(1));
                 }
-                let line = match (result.best, result.ponder) {
+                // Over: from now on this search counts as stopped, so that a `go` sent as soon
+                // as the GUI reads the `bestmove` below is not taken for one sent mid-search.
+                ctl.stop.store(true, Ordering::SeqCst);
+                let line = match result {
                     (None, _) => "bestmove (none)".to_string(),
                     (Some(b), Some(p)) => {
                         format!(
@@ -290,6 +313,8 @@ pub struct Uci {
     features_spec: String,
     algorithm: Algorithm,
     debug: bool,
+    /// The opening book and its options (`OwnBook`, `BookFile`, `BookBestMove`, `BookDepth`).
+    book: BookPlayer,
     /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
     searches: Vec<Arc<SearchControl>>,
     /// Searches and perfts sent and not yet answered.
@@ -367,6 +392,7 @@ impl Uci {
             features_spec: "default".to_string(),
             algorithm: Algorithm::AspirationPvs,
             debug: false,
+            book: BookPlayer::default(),
             searches: Vec::new(),
             pending,
             out,
@@ -469,7 +495,7 @@ impl Uci {
             },
             "register" => {}
             "ucinewgame" => {
-                if self.searching() {
+                if self.busy_unstopped() {
                     self.error("ucinewgame during a search is ignored");
                 } else {
                     self.send(Job::Clear);
@@ -513,6 +539,20 @@ impl Uci {
         self.pending.load(Ordering::SeqCst) > 0
     }
 
+    /// Whether work nobody asked to stop is in flight: a search running or queued without
+    /// `stop` (a finished one marks itself stopped), or a perft (which cannot be stopped).
+    /// Searches that were stopped and are still winding down do not count: what is sent after
+    /// them waits in the queue for their `bestmove`, which is what the GUI asked for.
+    fn busy_unstopped(&mut self) -> bool {
+        self.searches.retain(|c| Arc::strong_count(c) > 1);
+        let stopped = self
+            .searches
+            .iter()
+            .filter(|c| c.stop.load(Ordering::SeqCst))
+            .count();
+        stopped < self.searches.len() || self.pending.load(Ordering::SeqCst) > stopped
+    }
+
     fn cmd_uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
@@ -534,6 +574,13 @@ impl Uci {
             algos.concat()
         ));
         self.say("option name SearchFeatures type string default default");
+        self.say("option name OwnBook type check default false");
+        self.say("option name BookFile type string default <empty>");
+        self.say("option name BookBestMove type check default false");
+        let (name, def, min, max) = BOOK_DEPTH;
+        self.say(&format!(
+            "option name {name} type spin default {def} min {min} max {max}"
+        ));
         self.say("uciok");
     }
 
@@ -580,7 +627,7 @@ impl Uci {
         match lname.as_str() {
             "hash" => {
                 if let Some(n) = spin(HASH) {
-                    if self.searching() {
+                    if self.busy_unstopped() {
                         self.error("Hash cannot change during a search");
                     } else {
                         self.hash_mb = n as usize;
@@ -606,7 +653,7 @@ impl Uci {
                 }
             }
             "clear hash" => {
-                if self.searching() {
+                if self.busy_unstopped() {
                     self.error("Clear Hash during a search is ignored");
                 } else {
                     self.send(Job::Clear);
@@ -646,6 +693,36 @@ impl Uci {
                         "SearchFeatures: {e}; keeping '{}'",
                         self.features_spec
                     )),
+                }
+            }
+            // The opening book.
+            "ownbook" => {
+                if let Some(b) = check("OwnBook") {
+                    self.book.enabled = b;
+                }
+            }
+            "bookfile" => {
+                let path = value.unwrap_or_default();
+                let keep = self
+                    .book
+                    .path()
+                    .map_or("no book".to_string(), |p| format!("'{p}'"));
+                match self.book.load(&path) {
+                    Ok(_) if book::is_no_file(&path) => {}
+                    Ok(n) => self.say(&format!("info string book '{}': {n} entries", path.trim())),
+                    Err(e) => {
+                        self.error(&format!("BookFile '{}': {e}; keeping {keep}", path.trim()))
+                    }
+                }
+            }
+            "bookbestmove" => {
+                if let Some(b) = check("BookBestMove") {
+                    self.book.best_move = b;
+                }
+            }
+            "bookdepth" => {
+                if let Some(n) = spin(BOOK_DEPTH) {
+                    self.book.max_ply = n as u32;
                 }
             }
             _ => self.error(&format!("unknown option '{name}'")),
@@ -712,8 +789,10 @@ impl Uci {
             limits.nodes = Some(limits.nodes.map_or(SANDBOX_NODES, |n| n.min(SANDBOX_NODES)));
             limits.perft = limits.perft.map(|d| d.min(SANDBOX_PERFT_DEPTH));
         }
-        if self.searching() && limits.perft.is_none() {
-            // A GUI should not send this; queue it behind the running search.
+        if limits.perft.is_none() && self.busy_unstopped() {
+            // A GUI should not send this; queue it behind the running search. (After `stop`
+            // the stopped search may still be winding down: the new one silently waits for
+            // its `bestmove`.)
             self.error("go while searching: queued until the current search ends");
         }
         self.pending.fetch_add(1, Ordering::SeqCst);
@@ -728,6 +807,14 @@ impl Uci {
         ctl.pondering.store(limits.ponder, Ordering::SeqCst);
         self.searches.retain(|c| Arc::strong_count(c) > 1);
         self.searches.push(ctl.clone());
+        // A book move is played at once (after `ponderhit` when pondering); `go infinite` and
+        // `go mate` ask for a search.
+        let book = if limits.infinite || limits.mate.is_some() {
+            None
+        } else {
+            self.book
+                .pick(&self.pos, &limits.searchmoves, &mut rand::rng())
+        };
         let opts = SearchOptions {
             multipv: self.multipv,
             move_overhead_ms: self.move_overhead,
@@ -740,6 +827,7 @@ impl Uci {
             opts,
             ctl,
             debug: self.debug,
+            book,
         });
     }
 }

@@ -419,3 +419,65 @@ fn ponder_then_stop_then_go() {
     let pos = Position::from_fen(fen, false).unwrap();
     assert!(pos.parse_uci_move(&bestmove(&bm)).is_ok(), "{bm}");
 }
+
+#[test]
+fn go_after_stop_is_queued_silently() {
+    // Issue 24 item 5: an adapter (Debian `polyglot`) sends `stop`, `position`, `go` (and
+    // `stop`, `ucinewgame`, ...) in one burst. The stopped search may still be winding down when the `go` arrives; the new
+    // search must wait for its `bestmove` without an error, and each `go` gets one answer,
+    // in order, legal for its own position.
+    const BURSTS: usize = 50;
+    let mut e = Engine::start();
+    // The second is what polyglot sends on xboard's `new` during a search.
+    let bursts = [
+        "position startpos\ngo infinite\nstop\nposition startpos moves e2e4\ngo depth 3\n",
+        "position startpos\ngo infinite\nisready\nstop\nucinewgame\nposition startpos moves e2e4\ngo depth 3\n",
+    ];
+    let from = e.seen.len();
+    for i in 0..BURSTS {
+        // One write, as the adapter sends it; the next burst after the second `bestmove`, as a
+        // GUI waits for the move it asked for.
+        e.send_bytes(bursts[i % 2].as_bytes());
+        e.expect("bestmove");
+        e.expect("bestmove");
+    }
+    e.sync();
+    let out = e.seen[from..].to_vec();
+    assert!(!has_error(&out), "{out:?}");
+    let after_e4 = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        false,
+    )
+    .unwrap();
+    let positions = [Position::startpos(), after_e4];
+    // The search whose `bestmove` is still to come: every `info` line and the `bestmove` must
+    // be legal in its position.
+    let mut answered = 0;
+    for line in &out {
+        let pos = &positions[answered % 2];
+        if line.starts_with("bestmove") {
+            let mv = bestmove(line);
+            assert!(pos.parse_uci_move(&mv).is_ok(), "answer {answered}: {line}");
+            answered += 1;
+        } else if let Some(pv) = line.split(" pv ").nth(1) {
+            let first = pv.split_whitespace().next().unwrap_or("");
+            assert!(
+                pos.parse_uci_move(first).is_ok(),
+                "answer {answered}: {line}"
+            );
+        }
+    }
+    assert_eq!(answered, 2 * BURSTS);
+    assert!(
+        e.drain(200).iter().all(|l| !l.starts_with("bestmove")),
+        "a bestmove too many"
+    );
+    // A `go` while a search really runs (no stop) is still reported and queued.
+    e.send("go infinite");
+    e.send("go depth 1");
+    e.send("stop");
+    let out = e.sync();
+    assert!(has_error(&out), "{out:?}");
+    e.expect("bestmove");
+    e.expect("bestmove");
+}
