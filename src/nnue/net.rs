@@ -136,7 +136,7 @@ impl Network {
             ));
         }
         let hidden = word(8) as usize;
-        if !(16..=2048).contains(&hidden) || hidden % 16 != 0 {
+        if !(16..=2048).contains(&hidden) || !hidden.is_multiple_of(16) {
             return Err(format!(
                 "hidden size {hidden} (must be a multiple of 16 in 16..=2048)"
             ));
