@@ -70,20 +70,12 @@ impl Clone for AlignedBuf {
     }
 }
 
-/// Filler for unused slots of [`Changes`].
-const NO_CHANGE: (Piece, Square) = (
-    Piece {
-        color: Color::White,
-        role: Role::Pawn,
-    },
-    Square::A1,
-);
-
-/// One step's feature changes: pieces removed and added.
+/// One step's feature changes: the feature indices `[from White's view, from Black's view]` of
+/// the pieces removed and added.
 struct Changes {
-    removed: [(Piece, Square); MAX_STEP_CHANGES],
+    removed: [[usize; 2]; MAX_STEP_CHANGES],
     n_removed: usize,
-    added: [(Piece, Square); MAX_STEP_CHANGES],
+    added: [[usize; 2]; MAX_STEP_CHANGES],
     n_added: usize,
 }
 
@@ -92,31 +84,82 @@ impl Changes {
     /// (the caller then refreshes).
     #[inline]
     fn between(parent: &Board, child: &Board) -> Option<Changes> {
-        let mut squares = (parent.white() ^ child.white()) | (parent.black() ^ child.black());
-        for role in Role::ALL {
-            squares |= parent.by_role(role) ^ child.by_role(role);
-        }
         let mut ch = Changes {
-            removed: [NO_CHANGE; MAX_STEP_CHANGES],
+            removed: [[0; 2]; MAX_STEP_CHANGES],
             n_removed: 0,
-            added: [NO_CHANGE; MAX_STEP_CHANGES],
+            added: [[0; 2]; MAX_STEP_CHANGES],
             n_added: 0,
         };
-        for sq in squares {
-            let (was, now) = (parent.piece_at(sq), child.piece_at(sq));
-            if was == now {
-                continue;
-            }
-            if let Some(p) = was {
-                *ch.removed.get_mut(ch.n_removed)? = (p, sq);
-                ch.n_removed += 1;
-            }
-            if let Some(p) = now {
-                *ch.added.get_mut(ch.n_added)? = (p, sq);
-                ch.n_added += 1;
+        for color in Color::ALL {
+            let (was_ours, now_ours) = (parent.by_color(color), child.by_color(color));
+            for role in Role::ALL {
+                let was = was_ours & parent.by_role(role);
+                let now = now_ours & child.by_role(role);
+                if was == now {
+                    continue;
+                }
+                let piece = Piece { color, role };
+                for sq in was & !now {
+                    *ch.removed.get_mut(ch.n_removed)? = features(piece, sq);
+                    ch.n_removed += 1;
+                }
+                for sq in now & !was {
+                    *ch.added.get_mut(ch.n_added)? = features(piece, sq);
+                    ch.n_added += 1;
+                }
             }
         }
         Some(ch)
+    }
+}
+
+/// The feature index of `piece` on `sq` from White's and from Black's view.
+#[inline]
+fn features(piece: Piece, sq: Square) -> [usize; 2] {
+    [
+        feature(Color::White, piece, sq),
+        feature(Color::Black, piece, sq),
+    ]
+}
+
+/// Truncating division of an `i64` by a positive constant, through one multiplication (an
+/// `idiv` per evaluation, twice, was a tenth of the fast path's time). Granlund & Montgomery,
+/// "Division by invariant integers using multiplication" (1994), Theorem 4.2 with N = 62: for
+/// `l = ⌈log2 d⌉` and `m = ⌈2^(62+l) / d⌉`, `⌊n / d⌋ = ⌊m·n / 2^(62+l)⌋` for `0 ≤ n < 2^62`.
+/// Larger magnitudes (never met by a network within its bounds) fall back to `/`.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: i64,
+    magic: u64,
+    shift: u32,
+}
+
+impl Divisor {
+    /// Bits of the dividend's magnitude the multiplication covers.
+    const BITS: u32 = 62;
+
+    fn new(d: i64) -> Divisor {
+        assert!(d > 0, "divisor {d}");
+        let l = 64 - (d as u64 - 1).leading_zeros();
+        let shift = Divisor::BITS + l;
+        // d > 2^(l−1), so 2^(62+l) / d < 2^63 and its ceiling m ≤ 2^63 fits a u64.
+        let magic = (1u128 << shift).div_ceil(d as u128);
+        Divisor {
+            d,
+            magic: u64::try_from(magic).expect("magic fits 64 bits"),
+            shift,
+        }
+    }
+
+    /// `x / d`, rounded toward zero like Rust's `/`.
+    #[inline]
+    fn div(self, x: i64) -> i64 {
+        let n = x.unsigned_abs();
+        if n >= 1 << Divisor::BITS {
+            return x / self.d;
+        }
+        let q = ((n as u128 * self.magic as u128) >> self.shift) as i64;
+        if x < 0 { -q } else { q }
     }
 }
 
@@ -128,6 +171,9 @@ pub struct Nnue {
     net: Arc<Network>,
     backend: Backend,
     plan: OutputPlan,
+    /// Division by QA, then by QA·QB (the output's two divisions).
+    by_qa: Divisor,
+    by_qa_qb: Divisor,
     /// Hidden size N.
     n: usize,
     /// Elements per perspective in the buffer: N rounded up to a whole cache line.
@@ -158,6 +204,8 @@ impl Clone for Nnue {
             net: Arc::clone(&self.net),
             backend: self.backend,
             plan: self.plan,
+            by_qa: self.by_qa,
+            by_qa_qb: self.by_qa_qb,
             n: self.n,
             stride: self.stride,
             capacity: self.capacity,
@@ -208,12 +256,17 @@ impl Nnue {
         assert_eq!(net.ft_bias.len(), n, "feature bias size");
         assert_eq!(net.out_weights.len(), 2 * n, "output weights size");
         assert!((1..=i16::MAX as i32).contains(&net.qa), "QA {}", net.qa);
+        assert!(net.qb >= 1, "QB {}", net.qb);
         let stride = n.div_ceil(ALIGN_I16) * ALIGN_I16;
         let plan = OutputPlan::new(net.qa, &net.out_weights);
+        let by_qa = Divisor::new(net.qa as i64);
+        let by_qa_qb = Divisor::new(net.qa as i64 * net.qb as i64);
         Some(Nnue {
             net,
             backend,
             plan,
+            by_qa,
+            by_qa_qb,
             n,
             stride,
             capacity: INITIAL_ENTRIES,
@@ -300,7 +353,8 @@ impl Nnue {
         }
     }
 
-    /// Element range of `persp`'s accumulator in entry `i`.
+    /// Element range of `persp`'s accumulator in entry `i` (White's view first, as in
+    /// [`features`]).
     #[inline]
     fn range(&self, i: usize, persp: Color) -> std::ops::Range<usize> {
         let at = i * 2 * self.stride
@@ -311,11 +365,11 @@ impl Nnue {
         at..at + self.n
     }
 
-    /// The feature row of `piece` on `sq` seen by `persp`.
+    /// The weight row of feature `f`.
     #[inline]
-    fn row(net: &Network, persp: Color, (piece, sq): (Piece, Square)) -> &[i16] {
+    fn row(net: &Network, f: usize) -> &[i16] {
         let n = net.hidden;
-        &net.ft_weights[feature(persp, piece, sq) * n..][..n]
+        &net.ft_weights[f * n..][..n]
     }
 
     /// Entry `i` from scratch for `board`.
@@ -327,7 +381,7 @@ impl Nnue {
             let mut count = 0;
             for sq in board.occupied() {
                 if let Some(p) = board.piece_at(sq) {
-                    rows[count] = Nnue::row(net, persp, (p, sq));
+                    rows[count] = Nnue::row(net, feature(persp, p, sq));
                     count += 1;
                 }
             }
@@ -352,15 +406,11 @@ impl Nnue {
         let net = &*self.net;
         let backend = self.backend;
         let (below, above) = self.buf.as_mut_slice().split_at_mut(i * entry);
-        for persp in Color::ALL {
-            let off = match persp {
-                Color::White => 0,
-                Color::Black => self.stride,
-            };
+        for (view, off) in [0, self.stride].into_iter().enumerate() {
             let src = &below[(i - 1) * entry + off..][..self.n];
             let dst = &mut above[off..][..self.n];
-            let add = |k: usize| Nnue::row(net, persp, ch.added[k]);
-            let sub = |k: usize| Nnue::row(net, persp, ch.removed[k]);
+            let add = |k: usize| Nnue::row(net, ch.added[k][view]);
+            let sub = |k: usize| Nnue::row(net, ch.removed[k][view]);
             match (ch.n_added, ch.n_removed) {
                 (0, 0) => simd::update(backend, dst, src, [], []),
                 (1, 1) => simd::update(backend, dst, src, [add(0)], [sub(0)]),
@@ -383,9 +433,10 @@ impl Nnue {
         let us = &buf[self.range(i, stm)];
         let them = &buf[self.range(i, !stm)];
         let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, &net.out_weights);
-        // The reference's divisions, in the same order and width.
-        let out = sum / net.qa as i64 + net.out_bias as i64;
-        (out * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
+        // The reference's arithmetic, in the same order and width (its divisions as
+        // multiplications, with the same results).
+        let out = self.by_qa.div(sum) + net.out_bias as i64;
+        self.by_qa_qb.div(out * net.scale as i64) as i32
     }
 }
 
@@ -400,6 +451,44 @@ mod tests {
             assert_eq!(buf.as_slice().len(), len);
             assert_eq!(buf.as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
             assert_eq!(buf.clone().as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
+        }
+    }
+
+    #[test]
+    fn divisor_equals_integer_division() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut ds: Vec<i64> = vec![1, 2, 3, 7, 64, 255, 255 * 64, 32767, 32767 * 32767];
+        ds.extend((0..200).map(|_| rng.random_range(1..=32767 * 32767)));
+        let edges = [
+            0,
+            1,
+            -1,
+            (1 << 62) - 1,
+            -(1 << 62) + 1,
+            1 << 62,
+            -(1 << 62),
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        for &d in &ds {
+            let div = Divisor::new(d);
+            for k in -3..=3 {
+                // Multiples of d and their neighbours, where rounding goes wrong first.
+                for m in [1i64, 1000, 1 << 20, (1 << 61) / d] {
+                    let x = m * d + k;
+                    assert_eq!(div.div(x), x / d, "{x} / {d}");
+                    assert_eq!(div.div(-x), -x / d, "{} / {d}", -x);
+                }
+            }
+            for &x in &edges {
+                assert_eq!(div.div(x), x / d, "{x} / {d}");
+            }
+            for _ in 0..2000 {
+                let x: i64 = rng.random::<i64>() >> rng.random_range(0..63);
+                assert_eq!(div.div(x), x / d, "{x} / {d}");
+            }
         }
     }
 
