@@ -1,0 +1,508 @@
+//! The fast evaluator: a stack of cached accumulators that follows the position's copy-make
+//! stack and is brought up to date lazily, when [`Nnue::evaluate`] is called.
+//!
+//! Entry `i` of the cache belongs to `pos.board_at(i)` and remembers the key (`pos.key_at(i)`)
+//! of the position it was computed for. A cached entry is used only while its key matches, so
+//! the cache never needs to hear about `make`/`unmake`, and a completely different position
+//! (a new game, another search root, `clear_undo`) just misses and is computed afresh.
+//!
+//! An evaluation looks down from the top of the stack for the nearest entry whose key matches,
+//! then walks back up one move at a time, copying the parent's accumulators and applying the
+//! feature changes in the same pass. The changes of a step are read from the two boards
+//! themselves (pieces on squares where the colour or role bitboards differ: removed = in the
+//! parent and not in the child, added = the reverse), so quiet moves, captures, castling
+//! (standard and Chess960), en passant, promotions and null moves (no change: a copy) all take
+//! the one code path. If the walk would cost more than computing the top from scratch, or no
+//! entry matches, the top entry is computed from scratch instead.
+
+use std::sync::Arc;
+
+use super::net::{Network, feature};
+use super::simd::{self, Backend, OutputPlan};
+use crate::position::{Board, Color, Piece, Position, Role, Square};
+
+/// Entries allocated at first (grown by doubling as the stack gets deeper).
+const INITIAL_ENTRIES: usize = 128;
+/// Alignment of each accumulator, in bytes (a cache line; AVX2 needs 32 at most).
+const ALIGN_BYTES: usize = 64;
+/// `i16` elements per alignment unit.
+const ALIGN_I16: usize = ALIGN_BYTES / 2;
+/// The cost of one incremental step, in row passes (read the parent, read about two feature
+/// rows, write the child), against `pieces + 1` row reads for a refresh from scratch.
+const STEP_COST: usize = 4;
+/// Most feature changes one step can apply incrementally (castling: two removed, two added).
+const MAX_STEP_CHANGES: usize = 2;
+
+/// An `i16` buffer whose first element sits on a 64-byte boundary (when the allocator allows;
+/// alignment is a speed matter only, the kernels load unaligned).
+struct AlignedBuf {
+    raw: Vec<i16>,
+    start: usize,
+    len: usize,
+}
+
+impl AlignedBuf {
+    fn new(len: usize) -> AlignedBuf {
+        let raw = vec![0i16; len + ALIGN_I16];
+        let offset = raw.as_ptr().align_offset(ALIGN_BYTES);
+        // `align_offset` may give up (usize::MAX); then the buffer is just unaligned.
+        let start = if offset < ALIGN_I16 { offset } else { 0 };
+        AlignedBuf { raw, start, len }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[i16] {
+        &self.raw[self.start..self.start + self.len]
+    }
+
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [i16] {
+        &mut self.raw[self.start..self.start + self.len]
+    }
+}
+
+impl Clone for AlignedBuf {
+    fn clone(&self) -> AlignedBuf {
+        // A plain `Vec` clone may land at another alignment: re-align, then copy.
+        let mut copy = AlignedBuf::new(self.len);
+        copy.as_mut_slice().copy_from_slice(self.as_slice());
+        copy
+    }
+}
+
+/// One step's feature changes: the feature indices `[from White's view, from Black's view]` of
+/// the pieces removed and added.
+struct Changes {
+    removed: [[usize; 2]; MAX_STEP_CHANGES],
+    n_removed: usize,
+    added: [[usize; 2]; MAX_STEP_CHANGES],
+    n_added: usize,
+}
+
+impl Changes {
+    /// The changes from `parent` to `child`, or None if there are more than one move can make
+    /// (the caller then refreshes).
+    #[inline]
+    fn between(parent: &Board, child: &Board) -> Option<Changes> {
+        let mut ch = Changes {
+            removed: [[0; 2]; MAX_STEP_CHANGES],
+            n_removed: 0,
+            added: [[0; 2]; MAX_STEP_CHANGES],
+            n_added: 0,
+        };
+        for color in Color::ALL {
+            let (was_ours, now_ours) = (parent.by_color(color), child.by_color(color));
+            for role in Role::ALL {
+                let was = was_ours & parent.by_role(role);
+                let now = now_ours & child.by_role(role);
+                if was == now {
+                    continue;
+                }
+                let piece = Piece { color, role };
+                for sq in was & !now {
+                    *ch.removed.get_mut(ch.n_removed)? = features(piece, sq);
+                    ch.n_removed += 1;
+                }
+                for sq in now & !was {
+                    *ch.added.get_mut(ch.n_added)? = features(piece, sq);
+                    ch.n_added += 1;
+                }
+            }
+        }
+        Some(ch)
+    }
+}
+
+/// The feature index of `piece` on `sq` from White's and from Black's view.
+#[inline]
+fn features(piece: Piece, sq: Square) -> [usize; 2] {
+    [
+        feature(Color::White, piece, sq),
+        feature(Color::Black, piece, sq),
+    ]
+}
+
+/// Truncating division of an `i64` by a positive constant, through one multiplication (an
+/// `idiv` per evaluation, twice, was a tenth of the fast path's time). Granlund & Montgomery,
+/// "Division by invariant integers using multiplication" (1994), Theorem 4.2 with N = 62: for
+/// `l = ⌈log2 d⌉` and `m = ⌈2^(62+l) / d⌉`, `⌊n / d⌋ = ⌊m·n / 2^(62+l)⌋` for `0 ≤ n < 2^62`.
+/// Larger magnitudes (never met by a network within its bounds) fall back to `/`.
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    d: i64,
+    magic: u64,
+    shift: u32,
+}
+
+impl Divisor {
+    /// Bits of the dividend's magnitude the multiplication covers.
+    const BITS: u32 = 62;
+
+    fn new(d: i64) -> Divisor {
+        assert!(d > 0, "divisor {d}");
+        let l = 64 - (d as u64 - 1).leading_zeros();
+        let shift = Divisor::BITS + l;
+        // d > 2^(l−1), so 2^(62+l) / d < 2^63 and its ceiling m ≤ 2^63 fits a u64.
+        let magic = (1u128 << shift).div_ceil(d as u128);
+        Divisor {
+            d,
+            magic: u64::try_from(magic).expect("magic fits 64 bits"),
+            shift,
+        }
+    }
+
+    /// `x / d`, rounded toward zero like Rust's `/`.
+    #[inline]
+    fn div(self, x: i64) -> i64 {
+        let n = x.unsigned_abs();
+        if n >= 1 << Divisor::BITS {
+            return x / self.d;
+        }
+        let q = ((n as u128 * self.magic as u128) >> self.shift) as i64;
+        if x < 0 { -q } else { q }
+    }
+}
+
+/// A per-search-thread NNUE evaluator with incrementally updated accumulators.
+///
+/// `evaluate(pos)` equals `net.evaluate_board(pos.board(), pos.turn())` exactly, for any
+/// sequence of positions.
+pub struct Nnue {
+    net: Arc<Network>,
+    backend: Backend,
+    plan: OutputPlan,
+    /// Division by QA, then by QA·QB (the output's two divisions).
+    by_qa: Divisor,
+    by_qa_qb: Divisor,
+    /// Hidden size N.
+    n: usize,
+    /// Elements per perspective in the buffer: N rounded up to a whole cache line.
+    stride: usize,
+    /// Entries that fit in `buf`.
+    capacity: usize,
+    /// Entry `i` at `i · 2 · stride`: White's accumulator, then Black's at `+ stride`.
+    buf: AlignedBuf,
+    /// The key each entry was computed for (None: empty).
+    keys: Vec<Option<u64>>,
+    stats: NnueStats,
+}
+
+/// How an evaluator's accumulators were brought up to date (counts since it was made).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NnueStats {
+    /// Evaluations.
+    pub evals: u64,
+    /// Accumulator pairs computed from scratch.
+    pub refreshes: u64,
+    /// Accumulator pairs computed from their parent's (one move each).
+    pub updates: u64,
+}
+
+impl Clone for Nnue {
+    fn clone(&self) -> Nnue {
+        Nnue {
+            net: Arc::clone(&self.net),
+            backend: self.backend,
+            plan: self.plan,
+            by_qa: self.by_qa,
+            by_qa_qb: self.by_qa_qb,
+            n: self.n,
+            stride: self.stride,
+            capacity: self.capacity,
+            buf: self.buf.clone(),
+            keys: self.keys.clone(),
+            stats: self.stats,
+        }
+    }
+}
+
+impl std::fmt::Debug for Nnue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Nnue")
+            .field("hidden", &self.n)
+            .field("backend", &self.backend)
+            .field("plan", &self.plan)
+            .field("entries", &self.capacity)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Nnue {
+    /// An evaluator for `net` with the fastest kernels this CPU runs.
+    pub fn new(net: Arc<Network>) -> Nnue {
+        Nnue::with_backend(net, Backend::detect()).expect("the detected back end is available")
+    }
+
+    /// An evaluator with the given kernels (tests and benchmarks compare them), or None if this
+    /// CPU cannot run them.
+    ///
+    /// Panics if `net`'s vectors do not have the sizes its hidden size N asks for, or N is not
+    /// a positive multiple of 16 (a network read by `Network::from_bytes` always passes).
+    pub fn with_backend(net: Arc<Network>, backend: Backend) -> Option<Nnue> {
+        if !backend.is_available() {
+            return None;
+        }
+        let n = net.hidden;
+        assert!(
+            n > 0 && n.is_multiple_of(simd::LANES),
+            "hidden size {n} is not a positive multiple of {}",
+            simd::LANES
+        );
+        assert_eq!(
+            net.ft_weights.len(),
+            super::net::INPUTS * n,
+            "feature weights size"
+        );
+        assert_eq!(net.ft_bias.len(), n, "feature bias size");
+        assert_eq!(net.out_weights.len(), 2 * n, "output weights size");
+        assert!((1..=i16::MAX as i32).contains(&net.qa), "QA {}", net.qa);
+        assert!(net.qb >= 1, "QB {}", net.qb);
+        let stride = n.div_ceil(ALIGN_I16) * ALIGN_I16;
+        let plan = OutputPlan::new(net.qa, &net.out_weights);
+        let by_qa = Divisor::new(net.qa as i64);
+        let by_qa_qb = Divisor::new(net.qa as i64 * net.qb as i64);
+        Some(Nnue {
+            net,
+            backend,
+            plan,
+            by_qa,
+            by_qa_qb,
+            n,
+            stride,
+            capacity: INITIAL_ENTRIES,
+            buf: AlignedBuf::new(INITIAL_ENTRIES * 2 * stride),
+            keys: vec![None; INITIAL_ENTRIES],
+            stats: NnueStats::default(),
+        })
+    }
+
+    /// The network.
+    pub fn net(&self) -> &Network {
+        &self.net
+    }
+
+    /// The kernels in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// How the output layer sums for this network (decided from its weights at load).
+    pub fn output_plan(&self) -> OutputPlan {
+        self.plan
+    }
+
+    /// Counts of evaluations, refreshes and incremental updates so far.
+    pub fn stats(&self) -> NnueStats {
+        self.stats
+    }
+
+    /// Forgets every cached accumulator (the next evaluation starts from scratch).
+    pub fn clear(&mut self) {
+        self.keys.fill(None);
+    }
+
+    /// The evaluation of `pos` in centipawns, from the side to move's view; identical to
+    /// `self.net().evaluate_board(pos.board(), pos.turn())`.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        let top = pos.stack_len() - 1;
+        self.reserve(top + 1);
+        self.stats.evals += 1;
+        match self.nearest_cached(pos, top) {
+            Some(from) => {
+                for i in from + 1..=top {
+                    self.step(pos.board_at(i - 1), pos.board_at(i), i);
+                    self.keys[i] = Some(pos.key_at(i));
+                }
+            }
+            None => {
+                self.refresh(pos.board_at(top), top);
+                self.keys[top] = Some(pos.key_at(top));
+            }
+        }
+        self.output(top, pos.turn())
+    }
+
+    /// Makes room for `entries` stack entries, keeping what is cached.
+    fn reserve(&mut self, entries: usize) {
+        if entries <= self.capacity {
+            return;
+        }
+        let capacity = entries.max(2 * self.capacity);
+        let mut buf = AlignedBuf::new(capacity * 2 * self.stride);
+        buf.as_mut_slice()[..self.buf.len].copy_from_slice(self.buf.as_slice());
+        self.buf = buf;
+        self.keys.resize(capacity, None);
+        self.capacity = capacity;
+    }
+
+    /// The highest entry at or below `top` whose cache matches its position, if walking up from
+    /// it is cheaper than a refresh of the top.
+    fn nearest_cached(&self, pos: &Position, top: usize) -> Option<usize> {
+        let budget = pos.board_at(top).occupied().count() + 1;
+        let mut walk = 0;
+        let mut i = top;
+        loop {
+            if self.keys[i] == Some(pos.key_at(i)) {
+                return Some(i);
+            }
+            walk += STEP_COST;
+            if i == 0 || walk > budget {
+                return None;
+            }
+            i -= 1;
+        }
+    }
+
+    /// Element range of `persp`'s accumulator in entry `i` (White's view first, as in
+    /// [`features`]).
+    #[inline]
+    fn range(&self, i: usize, persp: Color) -> std::ops::Range<usize> {
+        let at = i * 2 * self.stride
+            + match persp {
+                Color::White => 0,
+                Color::Black => self.stride,
+            };
+        at..at + self.n
+    }
+
+    /// The weight row of feature `f`.
+    #[inline]
+    fn row(net: &Network, f: usize) -> &[i16] {
+        let n = net.hidden;
+        &net.ft_weights[f * n..][..n]
+    }
+
+    /// Entry `i` from scratch for `board`.
+    fn refresh(&mut self, board: &Board, i: usize) {
+        self.stats.refreshes += 1;
+        let net = &*self.net;
+        for persp in Color::ALL {
+            let mut rows: [&[i16]; 64] = [&[]; 64];
+            let mut count = 0;
+            for sq in board.occupied() {
+                if let Some(p) = board.piece_at(sq) {
+                    rows[count] = Nnue::row(net, feature(persp, p, sq));
+                    count += 1;
+                }
+            }
+            let range = self.range(i, persp);
+            simd::refresh(
+                self.backend,
+                &mut self.buf.as_mut_slice()[range],
+                &net.ft_bias,
+                &rows[..count],
+            );
+        }
+    }
+
+    /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
+    fn step(&mut self, parent: &Board, child: &Board, i: usize) {
+        let Some(ch) = Changes::between(parent, child) else {
+            self.refresh(child, i);
+            return;
+        };
+        self.stats.updates += 1;
+        let entry = 2 * self.stride;
+        let net = &*self.net;
+        let backend = self.backend;
+        let (below, above) = self.buf.as_mut_slice().split_at_mut(i * entry);
+        for (view, off) in [0, self.stride].into_iter().enumerate() {
+            let src = &below[(i - 1) * entry + off..][..self.n];
+            let dst = &mut above[off..][..self.n];
+            let add = |k: usize| Nnue::row(net, ch.added[k][view]);
+            let sub = |k: usize| Nnue::row(net, ch.removed[k][view]);
+            match (ch.n_added, ch.n_removed) {
+                (0, 0) => simd::update(backend, dst, src, [], []),
+                (1, 1) => simd::update(backend, dst, src, [add(0)], [sub(0)]),
+                (1, 2) => simd::update(backend, dst, src, [add(0)], [sub(0), sub(1)]),
+                (2, 2) => simd::update(backend, dst, src, [add(0), add(1)], [sub(0), sub(1)]),
+                (1, 0) => simd::update(backend, dst, src, [add(0)], []),
+                (0, 1) => simd::update(backend, dst, src, [], [sub(0)]),
+                (2, 1) => simd::update(backend, dst, src, [add(0), add(1)], [sub(0)]),
+                (0, 2) => simd::update(backend, dst, src, [], [sub(0), sub(1)]),
+                (2, 0) => simd::update(backend, dst, src, [add(0), add(1)], []),
+                _ => unreachable!("at most {MAX_STEP_CHANGES} changes of each kind"),
+            }
+        }
+    }
+
+    /// The output layer on entry `i`, `stm` to move.
+    fn output(&self, i: usize, stm: Color) -> i32 {
+        let net = &*self.net;
+        let buf = self.buf.as_slice();
+        let us = &buf[self.range(i, stm)];
+        let them = &buf[self.range(i, !stm)];
+        let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, &net.out_weights);
+        // The reference's arithmetic, in the same order and width (its divisions as
+        // multiplications, with the same results).
+        let out = self.by_qa.div(sum) + net.out_bias as i64;
+        self.by_qa_qb.div(out * net.scale as i64) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_is_cache_line_aligned() {
+        for len in [16, 48, 1000, 4096] {
+            let buf = AlignedBuf::new(len);
+            assert_eq!(buf.as_slice().len(), len);
+            assert_eq!(buf.as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
+            assert_eq!(buf.clone().as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
+        }
+    }
+
+    #[test]
+    fn divisor_equals_integer_division() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut ds: Vec<i64> = vec![1, 2, 3, 7, 64, 255, 255 * 64, 32767, 32767 * 32767];
+        ds.extend((0..200).map(|_| rng.random_range(1..=32767 * 32767)));
+        let edges = [
+            0,
+            1,
+            -1,
+            (1 << 62) - 1,
+            -(1 << 62) + 1,
+            1 << 62,
+            -(1 << 62),
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        for &d in &ds {
+            let div = Divisor::new(d);
+            for k in -3..=3 {
+                // Multiples of d and their neighbours, where rounding goes wrong first.
+                for m in [1i64, 1000, 1 << 20, (1 << 61) / d] {
+                    let x = m * d + k;
+                    assert_eq!(div.div(x), x / d, "{x} / {d}");
+                    assert_eq!(div.div(-x), -x / d, "{} / {d}", -x);
+                }
+            }
+            for &x in &edges {
+                assert_eq!(div.div(x), x / d, "{x} / {d}");
+            }
+            for _ in 0..2000 {
+                let x: i64 = rng.random::<i64>() >> rng.random_range(0..63);
+                assert_eq!(div.div(x), x / d, "{x} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn changes_of_a_castle_and_a_null_move() {
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
+        let m = pos.parse_uci_move("e1g1").unwrap();
+        pos.make(m);
+        let ch = Changes::between(pos.board_at(0), pos.board_at(1)).unwrap();
+        assert_eq!((ch.n_added, ch.n_removed), (2, 2));
+        assert!(pos.make_null());
+        let ch = Changes::between(pos.board_at(1), pos.board_at(2)).unwrap();
+        assert_eq!((ch.n_added, ch.n_removed), (0, 0));
+        let far = Position::startpos();
+        assert!(Changes::between(pos.board(), far.board()).is_none());
+    }
+}

@@ -1,0 +1,438 @@
+//! The vector kernels of the NNUE evaluation: accumulator updates (row additions and
+//! subtractions in wrapping `i16`) and the output layer (SCReLU, then a dot product with the
+//! output weights).
+//!
+//! Two back ends compute the same integers: [`Backend::Avx2`] with `std::arch::x86_64`
+//! intrinsics, chosen at run time when the CPU has AVX2, and [`Backend::Scalar`], plain Rust
+//! written in fixed-width chunks so that the compiler vectorises it for the target's baseline
+//! (SSE2 on x86-64, NEON on aarch64). Every slice handed to a kernel has the same length, a
+//! multiple of [`LANES`]; the kernels check this (the AVX2 loads rely on it).
+//!
+//! Accumulator arithmetic wraps, exactly like the reference's `i32 → i16` truncation: wrapping
+//! addition is a homomorphism onto `i16`, so any order of additions and subtractions of the same
+//! rows gives the same bits as summing from scratch.
+
+use std::sync::OnceLock;
+
+/// Elements of an `i16` vector register in the widest back end (AVX2: 256 bits); kernel
+/// lengths are multiples of it.
+pub const LANES: usize = 16;
+
+/// Which kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Portable Rust that the compiler vectorises for the target's baseline features.
+    Scalar,
+    /// x86-64 AVX2 intrinsics (only where the CPU has AVX2; see [`Backend::is_available`]).
+    Avx2,
+}
+
+impl Backend {
+    /// The fastest back end this CPU runs (detected once per process).
+    pub fn detect() -> Backend {
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            if Backend::Avx2.is_available() {
+                Backend::Avx2
+            } else {
+                Backend::Scalar
+            }
+        })
+    }
+
+    /// Whether this CPU can run the back end.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            Backend::Avx2 => avx2_available(),
+        }
+    }
+
+    /// Short name for `--version` and the `eval` command: `"avx2"` or `"scalar"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Avx2 => "avx2",
+        }
+    }
+}
+
+/// The name of the back end [`Backend::detect`] picks: `"avx2"` or `"scalar"`.
+pub fn simd_name() -> &'static str {
+    Backend::detect().name()
+}
+
+#[cfg(target_arch = "x86_64")]
+fn avx2_available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx2_available() -> bool {
+    false
+}
+
+/// Panics unless `len` is a whole number of vectors and every row has exactly `len` elements
+/// (the AVX2 kernels read `len` elements from each row through raw pointers).
+#[inline]
+fn check_rows(len: usize, rows: &[&[i16]]) {
+    assert!(
+        len.is_multiple_of(LANES),
+        "kernel length {len} is not a multiple of {LANES}"
+    );
+    for r in rows {
+        assert_eq!(r.len(), len, "kernel row length");
+    }
+}
+
+/// `dst = src + Σ adds − Σ subs`, element-wise in wrapping `i16` (the copy of a parent
+/// accumulator fused with the feature changes of one move; `A = S = 0` is a plain copy).
+///
+/// Panics unless all slices have one length, a multiple of [`LANES`].
+#[inline]
+pub fn update<const A: usize, const S: usize>(
+    backend: Backend,
+    dst: &mut [i16],
+    src: &[i16],
+    adds: [&[i16]; A],
+    subs: [&[i16]; S],
+) {
+    let n = dst.len();
+    check_rows(n, &[src]);
+    check_rows(n, &adds);
+    check_rows(n, &subs);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
+            // SAFETY: the CPU has AVX2 (checked above, cached by std), and every slice has
+            // length `n`, a multiple of 16 (`check_rows`), which is all the kernel reads/writes.
+            unsafe { avx2::update(dst, src, adds, subs) }
+        }
+        _ => scalar::update(dst, src, adds, subs),
+    }
+}
+
+/// `dst = bias + Σ rows` in wrapping `i16` (an accumulator from scratch).
+///
+/// Panics unless all slices have one length, a multiple of [`LANES`].
+#[inline]
+pub fn refresh(backend: Backend, dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
+    let n = dst.len();
+    check_rows(n, &[bias]);
+    check_rows(n, rows);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
+            // SAFETY: as in `update`: AVX2 present, all slices of length `n`, a multiple of 16.
+            unsafe { avx2::refresh(dst, bias, rows) }
+        }
+        _ => scalar::refresh(dst, bias, rows),
+    }
+}
+
+/// How the output layer sums `Σ clamp(a, 0, QA)² · w` exactly for one network, decided when the
+/// network is loaded from its largest output weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputPlan {
+    /// `v · w` fits `i16` (`QA · max|w| ≤ 32767`, true for QA = 255 and the trainer's clipping
+    /// to ±127), so the vector path runs: `p = v · w` in `i16`, then `v · p` pairwise into
+    /// `i32` lanes. Every `chunk` elements (a multiple of [`LANES`]) the lanes are widened
+    /// into `i64`; `chunk · QA² · max|w| ≤ i32::MAX`, so no `i32` sum can overflow. With
+    /// QA = 255 and |w| ≤ 128 a chunk is 256 elements.
+    Fast {
+        /// Elements summed in `i32` before widening.
+        chunk: usize,
+    },
+    /// Any other network: the reference's scalar `i64` arithmetic (always exact, slower).
+    Wide,
+}
+
+impl OutputPlan {
+    /// The plan for accumulator scale `qa` (1..=32767) and these output weights.
+    pub fn new(qa: i32, out_weights: &[i16]) -> OutputPlan {
+        let max_w = out_weights
+            .iter()
+            .map(|&w| (w as i32).unsigned_abs() as u64)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let qa = qa.clamp(0, i16::MAX as i32) as u64;
+        if qa * max_w > i16::MAX as u64 {
+            return OutputPlan::Wide;
+        }
+        let per_element = qa * qa * max_w;
+        let chunk = (i32::MAX as u64 / per_element.max(1)) as usize / LANES * LANES;
+        if chunk == 0 {
+            OutputPlan::Wide
+        } else {
+            OutputPlan::Fast { chunk }
+        }
+    }
+}
+
+/// `Σ clamp(stm, 0, qa)² · w[..n] + Σ clamp(nstm, 0, qa)² · w[n..]`, exactly (the sum
+/// `Network::output` takes before its divisions), with `n = stm.len()` and `plan` made by
+/// [`OutputPlan::new`] for `qa` and `out_weights`.
+///
+/// Panics unless `stm` and `nstm` have one length `n`, a multiple of [`LANES`], and
+/// `out_weights` has `2n` elements.
+#[inline]
+pub fn output_sum(
+    backend: Backend,
+    plan: OutputPlan,
+    qa: i32,
+    stm: &[i16],
+    nstm: &[i16],
+    out_weights: &[i16],
+) -> i64 {
+    let n = stm.len();
+    assert_eq!(out_weights.len(), 2 * n, "output weights length");
+    let (w_stm, w_nstm) = out_weights.split_at(n);
+    check_rows(n, &[nstm, w_stm, w_nstm]);
+    let chunk = match plan {
+        OutputPlan::Wide => {
+            return scalar::screlu_dot_wide(stm, w_stm, qa)
+                + scalar::screlu_dot_wide(nstm, w_nstm, qa);
+        }
+        OutputPlan::Fast { chunk } => chunk,
+    };
+    assert!(
+        chunk > 0 && chunk.is_multiple_of(LANES),
+        "output chunk {chunk}"
+    );
+    let qa = qa.clamp(0, i16::MAX as i32) as i16;
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
+            // SAFETY: AVX2 present; the accumulators and weight halves all have length `n`,
+            // a multiple of 16 (checked above); `chunk` is a positive multiple of 16.
+            unsafe {
+                avx2::screlu_dot(stm, w_stm, qa, chunk) + avx2::screlu_dot(nstm, w_nstm, qa, chunk)
+            }
+        }
+        _ => {
+            scalar::screlu_dot(stm, w_stm, qa, chunk) + scalar::screlu_dot(nstm, w_nstm, qa, chunk)
+        }
+    }
+}
+
+/// The portable kernels, in fixed-width chunks the compiler turns into vector code.
+mod scalar {
+    use super::LANES;
+
+    #[inline]
+    pub fn update<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    ) {
+        for (k, (d, s)) in dst
+            .chunks_exact_mut(LANES)
+            .zip(src.chunks_exact(LANES))
+            .enumerate()
+        {
+            let mut v = [0i16; LANES];
+            v.copy_from_slice(s);
+            let at = k * LANES;
+            for r in adds {
+                for (x, &y) in v.iter_mut().zip(&r[at..at + LANES]) {
+                    *x = x.wrapping_add(y);
+                }
+            }
+            for r in subs {
+                for (x, &y) in v.iter_mut().zip(&r[at..at + LANES]) {
+                    *x = x.wrapping_sub(y);
+                }
+            }
+            d.copy_from_slice(&v);
+        }
+    }
+
+    #[inline]
+    pub fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
+        dst.copy_from_slice(bias);
+        for r in rows {
+            for (x, &y) in dst.iter_mut().zip(r.iter()) {
+                *x = x.wrapping_add(y);
+            }
+        }
+    }
+
+    /// Chunked `i32` sums (each exact by the plan's bound), widened to `i64` per chunk. The
+    /// inner loop is the shape the compiler turns into `pmaddwd`; not inlined, because once the
+    /// caller's `qa ≥ 0` is known the compiler proves `v ≥ 0`, switches to unsigned widening
+    /// and loses `pmaddwd` (half the speed on SSE2).
+    #[inline(never)]
+    pub fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, chunk: usize) -> i64 {
+        let mut total = 0i64;
+        for (ac, wc) in acc.chunks(chunk).zip(w.chunks(chunk)) {
+            // Wrapping sums are exact whenever the true sum fits `i32`, whatever the order the
+            // vectoriser picks; the plan guarantees that it does.
+            let mut s = 0i32;
+            for (&a, &w) in ac.iter().zip(wc) {
+                let v = a.max(0).min(qa);
+                let p = v.wrapping_mul(w);
+                s = s.wrapping_add(v as i32 * p as i32);
+            }
+            total += s as i64;
+        }
+        total
+    }
+
+    /// The reference's arithmetic: `v²` in `i32`, times `w` in `i64`.
+    #[inline]
+    pub fn screlu_dot_wide(acc: &[i16], w: &[i16], qa: i32) -> i64 {
+        acc.iter()
+            .zip(w)
+            .map(|(&a, &w)| {
+                let v = (a as i32).clamp(0, qa);
+                (v * v) as i64 * w as i64
+            })
+            .sum()
+    }
+}
+
+/// The AVX2 kernels. Callers guarantee AVX2 and the slice lengths (see each `# Safety`).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// Registers kept live per tile of a from-scratch accumulation (8 × 16 = 128 elements).
+    const TILE: usize = 8;
+
+    /// # Safety
+    /// The CPU has AVX2; `src` and every row have `dst.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    ) {
+        let n = dst.len();
+        let d = dst.as_mut_ptr();
+        let s = src.as_ptr();
+        let mut i = 0;
+        while i < n {
+            // SAFETY: `i + 16 <= n` (n is a multiple of 16) and every slice has `n` elements,
+            // so each 32-byte unaligned load and the store stay inside their slices; `dst` is
+            // a unique borrow, so the store aliases none of the reads.
+            unsafe {
+                let mut v = _mm256_loadu_si256(s.add(i).cast());
+                for r in adds {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
+                }
+                for r in subs {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(d.add(i).cast(), v);
+            }
+            i += 16;
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; `bias` and every row have `dst.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
+        let n = dst.len();
+        let d = dst.as_mut_ptr();
+        let b = bias.as_ptr();
+        let mut i = 0;
+        // Tiles of 8 registers: each row is read once per tile, the tile is stored once.
+        while i + TILE * 16 <= n {
+            // SAFETY: `i + 128 <= n`, so every load at `i + 16k` (k < 8) and every store stay
+            // inside slices of `n` elements; `dst` is a unique borrow.
+            unsafe {
+                let mut v = [_mm256_setzero_si256(); TILE];
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = _mm256_loadu_si256(b.add(i + 16 * k).cast());
+                }
+                for r in rows {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(16 * k).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm256_storeu_si256(d.add(i + 16 * k).cast(), *x);
+                }
+            }
+            i += TILE * 16;
+        }
+        while i < n {
+            // SAFETY: `i + 16 <= n` (n is a multiple of 16); as above.
+            unsafe {
+                let mut v = _mm256_loadu_si256(b.add(i).cast());
+                for r in rows {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(d.add(i).cast(), v);
+            }
+            i += 16;
+        }
+    }
+
+    /// `Σ clamp(acc, 0, qa)² · w`: `p = v · w` in `i16`, `madd(v, p)` into `i32` lanes,
+    /// widened into `i64` lanes every `chunk` elements.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `w` has `acc.len()` elements, a multiple of 16; `chunk` is a positive
+    /// multiple of 16. (Exactness, not safety, needs the `OutputPlan::Fast` bounds.)
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, chunk: usize) -> i64 {
+        let n = acc.len();
+        let a = acc.as_ptr();
+        let wp = w.as_ptr();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(qa);
+        let mut total = _mm256_setzero_si256();
+        let mut start = 0;
+        while start < n {
+            let end = (start + chunk).min(n);
+            let mut s0 = _mm256_setzero_si256();
+            let mut s1 = _mm256_setzero_si256();
+            let mut i = start;
+            while i + 32 <= end {
+                // SAFETY: `i + 32 <= end <= n`: both 16-element loads from each slice stay
+                // inside `n` elements.
+                unsafe {
+                    let x0 = _mm256_loadu_si256(a.add(i).cast());
+                    let x1 = _mm256_loadu_si256(a.add(i + 16).cast());
+                    let w0 = _mm256_loadu_si256(wp.add(i).cast());
+                    let w1 = _mm256_loadu_si256(wp.add(i + 16).cast());
+                    let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
+                    let v1 = _mm256_min_epi16(_mm256_max_epi16(x1, zero), top);
+                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0)));
+                    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(v1, _mm256_mullo_epi16(v1, w1)));
+                }
+                i += 32;
+            }
+            if i < end {
+                // SAFETY: `end - i` is 16 (a multiple of 16 below 32), so the loads stay inside.
+                unsafe {
+                    let x0 = _mm256_loadu_si256(a.add(i).cast());
+                    let w0 = _mm256_loadu_si256(wp.add(i).cast());
+                    let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
+                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0)));
+                }
+            }
+            // Exact by the plan: the chunk's terms have |Σ| ≤ i32::MAX, so neither the lane sums
+            // nor their pairwise sum overflow.
+            let s = _mm256_add_epi32(s0, s1);
+            let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(s));
+            let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(s));
+            total = _mm256_add_epi64(total, _mm256_add_epi64(lo, hi));
+            start = end;
+        }
+        let pair = _mm_add_epi64(
+            _mm256_castsi256_si128(total),
+            _mm256_extracti128_si256::<1>(total),
+        );
+        _mm_cvtsi128_si64(pair) + _mm_extract_epi64::<1>(pair)
+    }
+}

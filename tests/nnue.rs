@@ -1,0 +1,574 @@
+//! The fast NNUE evaluator (`nnue::Nnue`): incremental accumulators agree exactly with the
+//! scalar reference (`Network::evaluate_board`) along random walks full of castling (standard
+//! and Chess960), en passant, promotions, captures, null moves and take-backs; colour symmetry;
+//! the AVX2 and scalar kernels agree; switching between unrelated positions stays correct.
+//! A by-hand speed figure: `cargo test --profile release-test --test nnue -- --ignored
+//! --nocapture nnue_speed`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use nullwindow::nnue::Nnue;
+use nullwindow::nnue::net::{INPUTS, Network, QA, QB, SCALE};
+use nullwindow::nnue::simd::{self, Backend, LANES, OutputPlan};
+use nullwindow::position::{File, Move, Position, START_FEN, Square};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use shakmaty::Setup;
+use shakmaty::fen::{Fen, LossyFenError};
+
+/// A network with random weights inside the trainer's clipping: feature weights and biases
+/// within ±505 (mostly small, so that SCReLU's slope is exercised, not only its two flat
+/// ends), output weights within ±127.
+fn random_net(n: usize, seed: u64) -> Network {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let ft = |rng: &mut StdRng| -> i16 {
+        if rng.random_bool(0.1) {
+            rng.random_range(-505..=505)
+        } else {
+            rng.random_range(-60..=60)
+        }
+    };
+    Network {
+        hidden: n,
+        qa: QA,
+        qb: QB,
+        scale: SCALE,
+        ft_weights: (0..INPUTS * n).map(|_| ft(&mut rng)).collect(),
+        ft_bias: (0..n).map(|_| ft(&mut rng)).collect(),
+        out_weights: (0..2 * n).map(|_| rng.random_range(-127..=127)).collect(),
+        out_bias: rng.random_range(-200_000..=200_000),
+    }
+}
+
+/// Every back end this CPU runs.
+fn backends() -> Vec<Backend> {
+    [Backend::Scalar, Backend::Avx2]
+        .into_iter()
+        .filter(|b| b.is_available())
+        .collect()
+}
+
+fn reference(net: &Network, pos: &Position) -> i32 {
+    net.evaluate_board(pos.board(), pos.turn())
+}
+
+/// Start positions of the walks: (FEN, Chess960).
+const WALKS: &[(&str, bool)] = &[
+    (START_FEN, false),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        false,
+    ),
+    // Promotions for both sides (with captures on the back rank), en passant, castling.
+    ("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1", false),
+    (
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        false,
+    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+    // Chess960: a start position (Shredder castling letters), a middlegame, X-FEN rights with
+    // the king on b1, a castle where the rook stays on f1 and one where the king stays on g1.
+    (
+        "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1",
+        true,
+    ),
+    (
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        true,
+    ),
+    ("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1", true),
+    ("4kr2/pppppppp/8/8/8/8/PPPPPPPP/4KR2 w Ff - 0 1", true),
+    ("6kr/pppppppp/8/8/8/8/PPPPPPPP/6KR w Hh - 0 1", true),
+];
+
+/// What the walks did (each kind must really happen).
+#[derive(Default, Debug)]
+struct Counts {
+    moves: usize,
+    captures: usize,
+    castles: usize,
+    castles_960: usize,
+    /// Chess960 castles where the king or the rook does not move.
+    castles_960_one_piece: usize,
+    en_passant: usize,
+    /// Promotions to knight, bishop, rook, queen.
+    promotions: [usize; 4],
+    nulls: usize,
+    unmakes: usize,
+    evals: usize,
+}
+
+impl Counts {
+    fn record(&mut self, m: Move, chess960: bool) {
+        self.moves += 1;
+        if m.is_capture() {
+            self.captures += 1;
+        }
+        if m.is_en_passant() {
+            self.en_passant += 1;
+        }
+        if let Some(r) = m.promotion() {
+            self.promotions[r as usize - 2] += 1;
+        }
+        if let Move::Castle { king, rook } = m {
+            if chess960 {
+                self.castles_960 += 1;
+                let (king_file, rook_file) = if king < rook {
+                    (File::G, File::F)
+                } else {
+                    (File::C, File::D)
+                };
+                let rank = king.rank();
+                if king == Square::from_coords(king_file, rank)
+                    || rook == Square::from_coords(rook_file, rank)
+                {
+                    self.castles_960_one_piece += 1;
+                }
+            } else {
+                self.castles += 1;
+            }
+        }
+    }
+}
+
+/// A random walk of `plies` steps from `fen`: moves (special ones preferred), take-backs and
+/// null moves, evaluating after most steps (the skipped ones make the next evaluation catch
+/// up over several moves) and checking each evaluation against the reference.
+fn walk(
+    nnue: &mut Nnue,
+    fen: &str,
+    chess960: bool,
+    plies: usize,
+    rng: &mut StdRng,
+    counts: &mut Counts,
+) {
+    let net = nnue.net().clone();
+    let mut pos = Position::from_fen(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    for _ in 0..plies {
+        let r = rng.random_range(0..100);
+        let moves = pos.legal_moves();
+        if (r < 15 || moves.is_empty()) && pos.stack_len() > 1 {
+            pos.unmake();
+            counts.unmakes += 1;
+        } else if r < 25 && !pos.is_check() {
+            assert!(pos.make_null());
+            counts.nulls += 1;
+        } else if !moves.is_empty() {
+            let special: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.is_castle() || m.is_en_passant() || m.is_promotion())
+                .collect();
+            let m = if !special.is_empty() && rng.random_bool(0.6) {
+                special[rng.random_range(0..special.len())]
+            } else {
+                moves[rng.random_range(0..moves.len())]
+            };
+            counts.record(m, chess960);
+            pos.make(m);
+        }
+        if rng.random_bool(0.7) {
+            assert_eq!(
+                nnue.evaluate(&pos),
+                reference(&net, &pos),
+                "{} (N = {}, {:?})",
+                pos.fen(),
+                net.hidden,
+                nnue.backend()
+            );
+            counts.evals += 1;
+        }
+    }
+    assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
+}
+
+#[test]
+fn incremental_equals_full_refresh_on_random_walks() {
+    for n in [32, 128] {
+        let net = Arc::new(random_net(n, 1000 + n as u64));
+        for backend in backends() {
+            let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
+            let mut rng = StdRng::seed_from_u64(7);
+            let mut counts = Counts::default();
+            for &(fen, chess960) in WALKS {
+                for _ in 0..3 {
+                    walk(&mut nnue, fen, chess960, 40, &mut rng, &mut counts);
+                }
+            }
+            let c = &counts;
+            assert!(c.moves > 500 && c.evals > 500, "{c:?}");
+            assert!(c.captures > 20, "{c:?}");
+            assert!(c.castles > 5 && c.castles_960 > 5, "{c:?}");
+            assert!(c.castles_960_one_piece > 0, "{c:?}");
+            assert!(c.en_passant > 3, "{c:?}");
+            assert!(c.promotions.iter().all(|&k| k > 0), "{c:?}");
+            assert!(c.nulls > 20 && c.unmakes > 20, "{c:?}");
+            // The incremental path does the work: most entries come from their parent.
+            let st = nnue.stats();
+            assert_eq!(st.evals as usize, c.evals + 3 * WALKS.len());
+            assert!(st.updates > 4 * st.refreshes, "{st:?}");
+            eprintln!("N={n} {backend:?}: {c:?} {st:?}");
+        }
+    }
+}
+
+#[test]
+fn deep_stacks_grow_the_cache() {
+    // More plies than the cache starts with, without take-backs (null moves pad the stack).
+    let net = Arc::new(random_net(32, 5));
+    let mut nnue = Nnue::new(Arc::clone(&net));
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut pos = Position::startpos();
+    for ply in 0..400 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            pos.unmake();
+        } else if ply % 3 == 0 && !pos.is_check() {
+            assert!(pos.make_null());
+        } else {
+            pos.make(moves[rng.random_range(0..moves.len())]);
+        }
+        if ply % 5 != 0 {
+            assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
+        }
+    }
+    assert!(pos.stack_len() > 200, "stack {}", pos.stack_len());
+    // Back down the whole stack: the cached entries below must still be right.
+    while pos.stack_len() > 1 {
+        pos.unmake();
+        assert_eq!(nnue.evaluate(&pos), reference(&net, &pos));
+    }
+}
+
+/// The FEN flipped vertically with colours, side to move, castling rights and en passant
+/// square swapped.
+fn mirror_fen(fen: &str) -> String {
+    let parsed: Fen = fen.parse().expect("fen");
+    let setup: Setup = parsed.into();
+    Fen::try_from_setup(setup.into_mirrored())
+        .unwrap_or_else(LossyFenError::ignore)
+        .to_string()
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    assert_eq!(
+        mirror_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
+        "rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 3"
+    );
+    for n in [32, 128] {
+        let net = Arc::new(random_net(n, 77 + n as u64));
+        let mut nnue = Nnue::new(Arc::clone(&net));
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut checked = 0;
+        for &(fen, chess960) in WALKS {
+            // The start position and positions along a random line from it.
+            let mut pos = Position::from_fen(fen, chess960).unwrap();
+            for _ in 0..12 {
+                let here = pos.fen();
+                let mirrored = mirror_fen(&here);
+                let m = Position::from_fen(&mirrored, chess960)
+                    .unwrap_or_else(|e| panic!("{mirrored}: {e}"));
+                assert_ne!(pos.turn(), m.turn());
+                let a = nnue.evaluate(&pos);
+                let b = nnue.evaluate(&m);
+                assert_eq!(a, b, "{here} vs its mirror {mirrored}");
+                assert_eq!(a, reference(&net, &pos), "{here}");
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+}
+
+#[test]
+fn switching_between_unrelated_positions() {
+    let net = Arc::new(random_net(128, 99));
+    for backend in backends() {
+        let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
+        let mut rng = StdRng::seed_from_u64(21);
+        // Several games played side by side; each evaluation may hit another game's stack
+        // entries at the same depth (different keys: must be refreshed or walked, never used).
+        let mut games: Vec<Position> = WALKS
+            .iter()
+            .map(|&(fen, c960)| Position::from_fen(fen, c960).unwrap())
+            .collect();
+        // Two lines from one root: entry 0 matches, entry 1 differs.
+        games.push(Position::startpos());
+        games.push(Position::startpos());
+        for round in 0..60 {
+            for g in games.iter_mut() {
+                let moves = g.legal_moves();
+                if moves.is_empty() || rng.random_bool(0.1) {
+                    g.unmake();
+                } else {
+                    g.make(moves[rng.random_range(0..moves.len())]);
+                }
+                if round % 17 == 5 {
+                    // A new search root: the stack restarts at entry 0 with the same board.
+                    g.clear_undo();
+                }
+            }
+            let order: Vec<usize> = (0..games.len()).collect();
+            for &i in order.iter().rev().chain(&order) {
+                let g = &games[i];
+                assert_eq!(nnue.evaluate(g), reference(&net, g), "{}", g.fen());
+            }
+            if round % 13 == 0 {
+                nnue.clear();
+            }
+        }
+        // The same position twice in a row from a fresh Position object (one entry stack).
+        for fen in [START_FEN, "8/8/4k3/8/8/3NK3/3N4/8 w - - 0 1"] {
+            let p = Position::from_fen(fen, false).unwrap();
+            assert_eq!(nnue.evaluate(&p), reference(&net, &p));
+            assert_eq!(nnue.evaluate(&p), reference(&net, &p));
+        }
+    }
+}
+
+/// Random `i16` data of length `n`, over the whole range.
+fn random_row(rng: &mut StdRng, n: usize) -> Vec<i16> {
+    (0..n).map(|_| rng.random::<i16>()).collect()
+}
+
+#[test]
+fn avx2_and_scalar_kernels_agree() {
+    if !Backend::Avx2.is_available() {
+        eprintln!("no AVX2 on this CPU: nothing to compare");
+        return;
+    }
+    let (s, v) = (Backend::Scalar, Backend::Avx2);
+    let mut rng = StdRng::seed_from_u64(42);
+    for n in [16, 32, 48, 128, 144, 256, 1024, 2048] {
+        let src = random_row(&mut rng, n);
+        let rows: Vec<Vec<i16>> = (0..40).map(|_| random_row(&mut rng, n)).collect();
+        let r = |k: usize| rows[k].as_slice();
+        let (mut a, mut b) = (vec![0i16; n], vec![0i16; n]);
+        macro_rules! both {
+            ($adds:expr, $subs:expr) => {{
+                simd::update(s, &mut a, &src, $adds, $subs);
+                simd::update(v, &mut b, &src, $adds, $subs);
+                assert_eq!(a, b, "update n={n}");
+            }};
+        }
+        both!([], []);
+        assert_eq!(a, src);
+        both!([r(0)], [r(1)]);
+        both!([r(0)], [r(1), r(2)]);
+        both!([r(0), r(3)], [r(1), r(2)]);
+        // The wrapping sum of the rows, element by element, is what both must give.
+        let expect: Vec<i16> = (0..n)
+            .map(|i| {
+                src[i]
+                    .wrapping_add(rows[0][i])
+                    .wrapping_add(rows[3][i])
+                    .wrapping_sub(rows[1][i])
+                    .wrapping_sub(rows[2][i])
+            })
+            .collect();
+        assert_eq!(b, expect);
+        for count in [0, 1, 7, 32, 40] {
+            let refs: Vec<&[i16]> = rows[..count].iter().map(Vec::as_slice).collect();
+            simd::refresh(s, &mut a, &src, &refs);
+            simd::refresh(v, &mut b, &src, &refs);
+            assert_eq!(a, b, "refresh n={n} rows={count}");
+        }
+
+        // The output layer: random accumulators around the clamp range, weights at the clip.
+        for qa in [QA, 64, 128] {
+            for max_w in [127i16, 128, 32767 / qa as i16] {
+                let w: Vec<i16> = (0..2 * n)
+                    .map(|_| rng.random_range(-max_w..=max_w))
+                    .collect();
+                let plan = OutputPlan::new(qa, &w);
+                assert!(matches!(plan, OutputPlan::Fast { .. }), "{qa} {max_w}");
+                let acc = |rng: &mut StdRng| -> Vec<i16> {
+                    (0..n)
+                        .map(|_| rng.random_range(-2 * qa as i16..=2 * qa as i16))
+                        .collect()
+                };
+                let (us, them) = (acc(&mut rng), acc(&mut rng));
+                let wide = simd::output_sum(s, OutputPlan::Wide, qa, &us, &them, &w);
+                assert_eq!(simd::output_sum(s, plan, qa, &us, &them, &w), wide);
+                assert_eq!(simd::output_sum(v, plan, qa, &us, &them, &w), wide);
+            }
+        }
+    }
+}
+
+#[test]
+fn output_sum_is_exact_at_the_bounds() {
+    // Every accumulator saturated and every weight at the clip, largest N: the sum is far
+    // beyond i32, so only the chunked widening keeps it exact.
+    let n = 2048;
+    let full = vec![i16::MAX; n];
+    for w in [127i16, -127, 128, -128] {
+        let ws = vec![w; 2 * n];
+        let plan = OutputPlan::new(QA, &ws);
+        assert_eq!(plan, OutputPlan::Fast { chunk: 256 });
+        let expect = (QA as i64 * QA as i64) * w as i64 * 2 * n as i64;
+        for b in backends() {
+            assert_eq!(
+                simd::output_sum(b, plan, QA, &full, &full, &ws),
+                expect,
+                "{b:?} {w}"
+            );
+        }
+    }
+    // Weights past the i16 product bound take the wide path.
+    assert_eq!(OutputPlan::new(QA, &[129]), OutputPlan::Wide);
+    assert_eq!(OutputPlan::new(1000, &[127]), OutputPlan::Wide);
+}
+
+#[test]
+fn nets_outside_the_clip_use_the_wide_path_and_stay_exact() {
+    let mut big_weights = random_net(64, 8);
+    let mut rng = StdRng::seed_from_u64(8);
+    for w in big_weights.out_weights.iter_mut() {
+        *w = rng.random_range(-3000..=3000);
+    }
+    let mut big_qa = random_net(64, 9);
+    big_qa.qa = 2000;
+    for net in [big_weights, big_qa] {
+        let net = Arc::new(net);
+        for backend in backends() {
+            let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
+            assert_eq!(nnue.output_plan(), OutputPlan::Wide);
+            let mut counts = Counts::default();
+            let mut rng = StdRng::seed_from_u64(1);
+            for &(fen, c960) in &WALKS[..4] {
+                walk(&mut nnue, fen, c960, 40, &mut rng, &mut counts);
+            }
+        }
+    }
+}
+
+#[test]
+fn simd_name_names_the_detected_backend() {
+    assert_eq!(nullwindow::nnue::simd_name(), Backend::detect().name());
+    assert!(["avx2", "scalar"].contains(&nullwindow::nnue::simd_name()));
+    assert_eq!(LANES, 16);
+}
+
+/// One step of a replayed walk.
+#[derive(Clone, Copy)]
+enum Op {
+    Make(Move),
+    Unmake,
+}
+
+/// A search-like walk: depth-first lines up to 10 plies from the bench positions.
+fn speed_walk(len: usize) -> Vec<(String, Vec<Op>)> {
+    let text = include_str!("../bench-positions/bench.epd");
+    let mut rng = StdRng::seed_from_u64(2024);
+    let mut out = Vec::new();
+    let fens: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let per = len / fens.len();
+    for fen in fens {
+        let mut pos = Position::from_fen(fen, false).unwrap();
+        let mut ops = Vec::with_capacity(per);
+        while ops.len() < per {
+            let moves = pos.legal_moves();
+            let depth = pos.stack_len() - 1;
+            if moves.is_empty() || depth >= 10 || (depth > 0 && rng.random_bool(0.4)) {
+                if depth == 0 {
+                    break;
+                }
+                pos.unmake();
+                ops.push(Op::Unmake);
+            } else {
+                let m = moves[rng.random_range(0..moves.len())];
+                pos.make(m);
+                ops.push(Op::Make(m));
+            }
+        }
+        out.push((fen.to_string(), ops));
+    }
+    out
+}
+
+/// CPU time of this thread (Linux `schedstat`, in ns: steadier than the wall clock on a shared
+/// machine), else the wall clock since the first call.
+fn thread_time() -> Duration {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map(Duration::from_nanos)
+        .unwrap_or_else(|| START.get_or_init(Instant::now).elapsed())
+}
+
+/// Replays the walks, evaluating after each step with `eval` (None: no evaluation).
+fn replay(
+    walks: &[(String, Vec<Op>)],
+    mut eval: Option<&mut dyn FnMut(&Position) -> i32>,
+) -> (Duration, i64, usize) {
+    let start = thread_time();
+    let mut sum = 0i64;
+    let mut count = 0;
+    for (fen, ops) in walks {
+        let mut pos = Position::from_fen(fen, false).unwrap();
+        for &op in ops {
+            match op {
+                Op::Make(m) => pos.make(m),
+                Op::Unmake => pos.unmake(),
+            }
+            if let Some(f) = eval.as_mut() {
+                sum += f(&pos) as i64;
+                count += 1;
+            }
+        }
+    }
+    (thread_time() - start, sum, count)
+}
+
+#[test]
+#[ignore = "by-hand speed figure"]
+fn nnue_speed() {
+    let walks = speed_walk(2_000_000);
+    let best = |f: &mut dyn FnMut() -> (Duration, i64, usize)| {
+        (0..5).map(|_| f()).min_by_key(|r| r.0).unwrap()
+    };
+    let (base, _, _) = best(&mut || replay(&walks, None));
+    println!(
+        "walk without evaluation: {:.1} ms",
+        base.as_secs_f64() * 1e3
+    );
+    for n in [128, 256] {
+        let net = Arc::new(random_net(n, n as u64));
+        let mut sums = Vec::new();
+        for backend in backends() {
+            let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).unwrap();
+            let (t, sum, count) = best(&mut || replay(&walks, Some(&mut |p| nnue.evaluate(p))));
+            let net_t = t.saturating_sub(base).as_secs_f64();
+            println!(
+                "N={n:4} {:6}: {count} evals, {:.2} M evals/s ({:.0} ns each)",
+                backend.name(),
+                count as f64 / net_t / 1e6,
+                net_t / count as f64 * 1e9
+            );
+            sums.push(sum);
+        }
+        let mut full = |p: &Position| net.evaluate_board(p.board(), p.turn());
+        let short = &walks[..walks.len() / 10];
+        let (t, _, count) = replay(short, Some(&mut full));
+        let (b, _, _) = replay(short, None);
+        let net_t = t.saturating_sub(b).as_secs_f64();
+        println!(
+            "N={n:4} reference evaluate_board (from scratch): {:.3} M evals/s",
+            count as f64 / net_t / 1e6
+        );
+        assert!(sums.windows(2).all(|w| w[0] == w[1]));
+    }
+}
