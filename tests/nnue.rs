@@ -580,6 +580,12 @@ fn nnue_speed() {
                 count as f64 / net_t / 1e6,
                 net_t / count as f64 * 1e9
             );
+            let st = nnue.stats();
+            println!(
+                "         per evaluation: {:.2} incremental updates, {:.4} refreshes",
+                st.updates as f64 / st.evals as f64,
+                st.refreshes as f64 / st.evals as f64
+            );
             sums.push(sum);
         }
         let mut full = |p: &Position| net.evaluate_board(p.board(), p.turn());
