@@ -451,6 +451,28 @@ fn nets_outside_the_clip_use_the_wide_path_and_stay_exact() {
 }
 
 #[test]
+fn evaluator_can_move_to_a_search_thread() {
+    fn is_send<T: Send + Clone>() {}
+    is_send::<Nnue>();
+    // A clone carries its cache and stays exact on its own.
+    let net = Arc::new(random_net(32, 4));
+    let mut a = Nnue::new(Arc::clone(&net));
+    let mut pos = Position::startpos();
+    for mv in ["e2e4", "c7c5", "g1f3"] {
+        pos.make(pos.parse_uci_move(mv).unwrap());
+        a.evaluate(&pos);
+    }
+    let mut b = a.clone();
+    let handle = std::thread::spawn(move || {
+        pos.unmake();
+        let e = b.evaluate(&pos);
+        (e, b.net().evaluate_board(pos.board(), pos.turn()))
+    });
+    let (e, want) = handle.join().unwrap();
+    assert_eq!(e, want);
+}
+
+#[test]
 fn simd_name_names_the_detected_backend() {
     assert_eq!(nullwindow::nnue::simd_name(), Backend::detect().name());
     assert!(["avx2", "scalar"].contains(&nullwindow::nnue::simd_name()));
@@ -557,6 +579,12 @@ fn nnue_speed() {
                 backend.name(),
                 count as f64 / net_t / 1e6,
                 net_t / count as f64 * 1e9
+            );
+            let st = nnue.stats();
+            println!(
+                "         per evaluation: {:.2} incremental updates, {:.4} refreshes",
+                st.updates as f64 / st.evals as f64,
+                st.refreshes as f64 / st.evals as f64
             );
             sums.push(sum);
         }

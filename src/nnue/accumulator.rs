@@ -167,6 +167,7 @@ impl Divisor {
 ///
 /// `evaluate(pos)` equals `net.evaluate_board(pos.board(), pos.turn())` exactly, for any
 /// sequence of positions.
+#[derive(Clone)]
 pub struct Nnue {
     net: Arc<Network>,
     backend: Backend,
@@ -196,24 +197,6 @@ pub struct NnueStats {
     pub refreshes: u64,
     /// Accumulator pairs computed from their parent's (one move each).
     pub updates: u64,
-}
-
-impl Clone for Nnue {
-    fn clone(&self) -> Nnue {
-        Nnue {
-            net: Arc::clone(&self.net),
-            backend: self.backend,
-            plan: self.plan,
-            by_qa: self.by_qa,
-            by_qa_qb: self.by_qa_qb,
-            n: self.n,
-            stride: self.stride,
-            capacity: self.capacity,
-            buf: self.buf.clone(),
-            keys: self.keys.clone(),
-            stats: self.stats,
-        }
-    }
 }
 
 impl std::fmt::Debug for Nnue {
