@@ -6,6 +6,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
+.PHONY: datagen train
 .PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
@@ -60,6 +61,32 @@ lab-tt: build
 # values; depth 5 on the first 10 bench positions alone took about a minute of CPU).
 lab-check:
 	$(CARGO) test --profile release-test --locked --test lab_chess -- --ignored --nocapture
+
+# NNUE pipeline (not part of `make test`; long). Data lives outside git, in $(DATA_DIR).
+# `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
+# into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
+DATA_DIR ?= data
+DATAGEN_SEED ?= 1
+DATAGEN_GAMES ?= 200000
+DATAGEN_NODES ?= 5000
+DATAGEN_THREADS ?= 2
+DATAGEN_NICE ?= nice -n 19
+datagen: build
+	mkdir -p $(DATA_DIR)
+	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
+		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
+
+TRAIN_DATA ?= $(DATA_DIR)/gen1.bin
+TRAIN_HIDDEN ?= 128
+TRAIN_EPOCHS ?= 20
+TRAIN_LAMBDA ?= 0.3
+TRAIN_SEED ?= 1
+NET_NAME ?= trained.nnue
+train: build
+	mkdir -p $(DATA_DIR)/checkpoints
+	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --epochs $(TRAIN_EPOCHS) \
+		--lambda $(TRAIN_LAMBDA) --seed $(TRAIN_SEED) --checkpoint-dir $(DATA_DIR)/checkpoints \
+		--out nets/$(NET_NAME)
 
 lint:
 	$(CARGO) fmt --check

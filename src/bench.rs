@@ -1,9 +1,11 @@
 //! `bench`: a fixed-depth search of the embedded bench positions. The total node count is the
 //! engine's behaviour signature (a commit that changes search behaviour changes it).
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::limits::SearchLimits;
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{SearchControl, SearchOptions, Searcher, SilentReporter};
 
@@ -31,15 +33,22 @@ pub struct BenchResult {
     pub ms: u64,
 }
 
-/// Searches every bench position to `depth` on one thread, a fresh table for each.
-/// `each` receives (index, fen, nodes) per position.
-pub fn bench(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` on one thread, a fresh table for each, with the
+/// evaluation `net` (`None`: hand-crafted). `each` receives (index, fen, nodes) per position.
+pub fn bench(
+    depth: u32,
+    net: Option<Arc<Network>>,
+    mut each: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
     let limits = SearchLimits {
         depth: Some(depth),
         ..Default::default()
     };
-    let opts = SearchOptions::default();
+    let opts = SearchOptions {
+        net,
+        ..Default::default()
+    };
     let ctl = SearchControl::default();
     let start = Instant::now();
     let mut nodes = 0;
@@ -59,8 +68,8 @@ pub fn bench(depth: u32, mut each: impl FnMut(usize, &str, u64)) -> BenchResult 
 }
 
 /// Runs the bench and prints one line per position and `N nodes M nps` last.
-pub fn run(depth: u32) {
-    let r = bench(depth, |i, fen, n| {
+pub fn run(depth: u32, net: Option<Arc<Network>>) {
+    let r = bench(depth, net, |i, fen, n| {
         println!("position {i:2} nodes {n:10}  {fen}")
     });
     println!("Total time (ms) : {}", r.ms);

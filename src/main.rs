@@ -13,7 +13,9 @@ Nullwindow - a UCI chess engine
 
 USAGE:
     nullwindow                      speak UCI on stdin/stdout (what a GUI runs)
-    nullwindow bench [DEPTH]        search the bench positions; last line 'N nodes M nps'
+    nullwindow bench [DEPTH] [nnue|hce]
+                                    search the bench positions; last line 'N nodes M nps'
+                                    (the evaluation: the default's, or the one named)
     nullwindow perft DEPTH [FEN]    count leaf nodes (Chess960 FENs with --960)
     nullwindow perft-bench DEPTH [FEN]  perft speed next to a bare shakmaty::perft
     nullwindow book build --pgn FILE --out FILE [--max-ply N] [--min-games N]
@@ -46,17 +48,7 @@ fn main() -> ExitCode {
             Uci::new().run();
             ExitCode::SUCCESS
         }
-        Some("bench") => match args.get(1).map(|d| d.parse::<u32>()) {
-            None => {
-                bench::run(bench::DEFAULT_DEPTH);
-                ExitCode::SUCCESS
-            }
-            Some(Ok(d)) if (1..64).contains(&d) => {
-                bench::run(d);
-                ExitCode::SUCCESS
-            }
-            Some(_) => fail("bench takes a depth from 1 to 63"),
-        },
+        Some("bench") => bench_cmd(&args[1..]),
         Some(cmd @ ("perft" | "perft-bench")) => perft_cmd(cmd == "perft-bench", &args[1..]),
         Some("book") => match nullwindow::book::cli::run_cli(&args[1..]) {
             Ok(()) => ExitCode::SUCCESS,
@@ -88,6 +80,16 @@ fn main() -> ExitCode {
         }
         Some("--version" | "-V") => {
             println!("{ENGINE_NAME}");
+            match nullwindow::nnue::embedded_net() {
+                Some(n) => println!(
+                    "network: {} (embedded, hidden {}, {}; UseNNUE default {})",
+                    nullwindow::nnue::EMBEDDED_NET_NAME,
+                    n.hidden,
+                    nullwindow::nnue::simd_name(),
+                    nullwindow::nnue::USE_BY_DEFAULT
+                ),
+                None => println!("network: none usable embedded"),
+            }
             ExitCode::SUCCESS
         }
         Some(other) => fail(&format!("unknown command '{other}'\n\n{HELP}")),
@@ -194,4 +196,25 @@ impl Timer {
             _ => self.wall.elapsed().as_secs_f64().max(1e-9),
         }
     }
+}
+
+/// `bench [DEPTH] [nnue|hce]`.
+fn bench_cmd(args: &[String]) -> ExitCode {
+    let mut depth = bench::DEFAULT_DEPTH;
+    let mut net = nullwindow::nnue::default_net();
+    for a in args {
+        match a.as_str() {
+            "nnue" => match nullwindow::nnue::embedded_net() {
+                Some(n) => net = Some(n),
+                None => return fail("this build embeds no usable network"),
+            },
+            "hce" => net = None,
+            d => match d.parse::<u32>() {
+                Ok(d) if (1..64).contains(&d) => depth = d,
+                _ => return fail("bench takes a depth from 1 to 63 and/or 'nnue' or 'hce'"),
+            },
+        }
+    }
+    bench::run(depth, net);
+    ExitCode::SUCCESS
 }

@@ -18,6 +18,7 @@ use crate::bench;
 use crate::book::{self, BookPlayer};
 use crate::eval::evaluate;
 use crate::limits::SearchLimits;
+use crate::nnue::{self, Network};
 use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
@@ -312,6 +313,13 @@ pub struct Uci {
     features: Features,
     features_spec: String,
     algorithm: Algorithm,
+    /// `UseNNUE`: evaluate with `net` (else the hand-crafted evaluation).
+    use_nnue: bool,
+    /// The network `EvalFile` names (the embedded one by default); `None` only if this build
+    /// embeds no usable network.
+    net: Option<Arc<Network>>,
+    /// `EvalFile` as last set successfully.
+    eval_file: String,
     debug: bool,
     /// The opening book and its options (`OwnBook`, `BookFile`, `BookBestMove`, `BookDepth`).
     book: BookPlayer,
@@ -391,6 +399,9 @@ impl Uci {
             features: Features::default(),
             features_spec: "default".to_string(),
             algorithm: Algorithm::AspirationPvs,
+            use_nnue: nnue::USE_BY_DEFAULT,
+            net: nnue::embedded_net(),
+            eval_file: nnue::EMBEDDED_NET_NAME.to_string(),
             debug: false,
             book: BookPlayer::default(),
             searches: Vec::new(),
@@ -512,10 +523,7 @@ impl Uci {
             }
             "quit" => return false,
             "d" => self.say(&self.pos.pretty()),
-            "eval" => self.say(&format!(
-                "Static evaluation: {} cp (side to move)",
-                evaluate(&self.pos)
-            )),
+            "eval" => self.cmd_eval(),
             "bench" => {
                 if self.searching() {
                     self.error("bench during a search is ignored");
@@ -523,8 +531,8 @@ impl Uci {
                     self.error("bench is not run in a sandbox");
                 } else {
                     match args.first().map(|d| d.parse::<u32>()) {
-                        None => bench::run(bench::DEFAULT_DEPTH),
-                        Some(Ok(d)) if (1..64).contains(&d) => bench::run(d),
+                        None => bench::run(bench::DEFAULT_DEPTH, self.eval_net()),
+                        Some(Ok(d)) if (1..64).contains(&d) => bench::run(d, self.eval_net()),
                         Some(_) => self.error("bench takes a depth from 1 to 63"),
                     }
                 }
@@ -580,6 +588,14 @@ impl Uci {
         let (name, def, min, max) = BOOK_DEPTH;
         self.say(&format!(
             "option name {name} type spin default {def} min {min} max {max}"
+        ));
+        self.say(&format!(
+            "option name UseNNUE type check default {}",
+            nnue::USE_BY_DEFAULT
+        ));
+        self.say(&format!(
+            "option name EvalFile type string default {}",
+            nnue::EMBEDDED_NET_NAME
         ));
         self.say("uciok");
     }
@@ -725,8 +741,90 @@ impl Uci {
                     self.book.max_ply = n as u32;
                 }
             }
+            "usennue" => {
+                if let Some(b) = check("UseNNUE") {
+                    if b && self.net.is_none() {
+                        self.error("UseNNUE: no network loaded; set EvalFile first");
+                    } else {
+                        self.use_nnue = b;
+                    }
+                }
+            }
+            "evalfile" => {
+                let v = value.unwrap_or_default().trim().to_string();
+                self.load_eval_file(&v);
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
+    }
+
+    /// `setoption name EvalFile value PATH`: loads a network file; the embedded network's name
+    /// (or an empty value, or `<embedded>`) goes back to the embedded one. A file that cannot
+    /// be read or is not a valid network is refused and the current network stays.
+    fn load_eval_file(&mut self, path: &str) {
+        if path.is_empty() || path == "<embedded>" || path == nnue::EMBEDDED_NET_NAME {
+            match nnue::embedded_net() {
+                Some(n) => {
+                    self.net = Some(n);
+                    self.eval_file = nnue::EMBEDDED_NET_NAME.to_string();
+                }
+                None => self.error("EvalFile: this build embeds no usable network"),
+            }
+            return;
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|e| format!("cannot read {path}: {e}"))
+            .and_then(|b| Network::from_bytes(&b).map_err(|e| format!("{path}: {e}")));
+        match loaded {
+            Ok(n) => {
+                self.say(&format!(
+                    "info string EvalFile {path} loaded: hidden size {}",
+                    n.hidden
+                ));
+                self.net = Some(Arc::new(n));
+                self.eval_file = path.to_string();
+            }
+            Err(e) => self.error(&format!("EvalFile: {e}; keeping {}", self.eval_file)),
+        }
+    }
+
+    /// The network searches use (`None`: the hand-crafted evaluation).
+    fn eval_net(&self) -> Option<Arc<Network>> {
+        if self.use_nnue {
+            self.net.clone()
+        } else {
+            None
+        }
+    }
+
+    /// `eval`: the network's and the hand-crafted evaluation of the current position.
+    fn cmd_eval(&self) {
+        let classical = evaluate(&self.pos);
+        match &self.net {
+            Some(n) => {
+                let v = if self.pos.is_insufficient_material() {
+                    0
+                } else {
+                    n.evaluate_board(self.pos.board(), self.pos.turn())
+                };
+                self.say(&format!(
+                    "NNUE evaluation: {v} cp (side to move; {}, hidden {}, {}){}",
+                    self.eval_file,
+                    n.hidden,
+                    nnue::simd_name(),
+                    if self.use_nnue {
+                        ""
+                    } else {
+                        " [UseNNUE false]"
+                    }
+                ));
+            }
+            None => self.say("NNUE evaluation: none (no network)"),
+        }
+        self.say(&format!(
+            "Classical evaluation: {classical} cp (side to move){}",
+            if self.use_nnue { "" } else { " [in use]" }
+        ));
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -820,6 +918,7 @@ impl Uci {
             move_overhead_ms: self.move_overhead,
             features: self.features,
             algorithm: self.algorithm,
+            net: self.eval_net(),
         };
         self.send(Job::Go {
             pos: Box::new(self.pos.clone()),

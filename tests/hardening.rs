@@ -481,3 +481,75 @@ fn go_after_stop_is_queued_silently() {
     e.expect("bestmove");
     e.expect("bestmove");
 }
+
+#[test]
+fn bad_eval_files_keep_the_engine_playing() {
+    let dir = std::env::temp_dir().join(format!("nw-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = nullwindow::nnue::embedded_net().expect("embedded network");
+    let bytes = good.to_bytes();
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).expect("write");
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(&garbage, b"NWNN but then nothing that makes sense at all").expect("write");
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x40;
+    let corrupt = dir.join("corrupt.nnue");
+    std::fs::write(&corrupt, &flipped).expect("write");
+    let copy = dir.join("copy.nnue");
+    std::fs::write(&copy, &bytes).expect("write");
+
+    let mut e = Engine::start();
+    for on in ["true", "false"] {
+        let out = reply(&mut e, &format!("setoption name UseNNUE value {on}"));
+        assert!(!has_error(&out), "{out:?}");
+        for bad in [
+            dir.join("missing.nnue"),
+            truncated.clone(),
+            garbage.clone(),
+            corrupt.clone(),
+        ] {
+            let out = reply(
+                &mut e,
+                &format!("setoption name EvalFile value {}", bad.display()),
+            );
+            assert!(has_error(&out), "no error for {}: {out:?}", bad.display());
+            assert!(
+                out.iter().any(|l| l.contains("keeping")),
+                "{}: {out:?}",
+                bad.display()
+            );
+            quick_move(&mut e);
+        }
+    }
+    refused(&mut e, "setoption name UseNNUE value maybe");
+    // A valid file loads, and the embedded one comes back by name.
+    let out = reply(
+        &mut e,
+        &format!("setoption name EvalFile value {}", copy.display()),
+    );
+    assert!(!has_error(&out), "{out:?}");
+    let out = reply(
+        &mut e,
+        &format!(
+            "setoption name EvalFile value {}",
+            nullwindow::nnue::EMBEDDED_NET_NAME
+        ),
+    );
+    assert!(!has_error(&out), "{out:?}");
+    let out = reply(&mut e, "setoption name UseNNUE value true");
+    assert!(!has_error(&out), "{out:?}");
+    let out = reply(&mut e, "eval");
+    assert!(
+        out.iter().any(|l| l.starts_with("NNUE evaluation: ")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter().any(|l| l.starts_with("Classical evaluation: ")),
+        "{out:?}"
+    );
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    plays_legal_move(&mut e, "go wtime 500 btime 500", Duration::from_secs(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -349,7 +349,8 @@ fn d_and_eval_commands() {
     e.send("d");
     e.expect("Key: ");
     e.send("eval");
-    e.expect("Static evaluation");
+    e.expect("NNUE evaluation: ");
+    e.expect("Classical evaluation: ");
 }
 
 #[test]

@@ -132,9 +132,11 @@ pub fn run_one(
         depth: Some(max_depth),
         ..Default::default()
     };
+    // The lab keeps the hand-crafted evaluation, so its tables stay comparable across nets.
     let opts = SearchOptions {
         features,
         algorithm,
+        net: None,
         ..Default::default()
     };
     let mut rec = SampleRecorder {

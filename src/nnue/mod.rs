@@ -6,8 +6,11 @@
 //! the vector kernels in [`simd`].
 
 pub mod accumulator;
+pub mod embedded;
 pub mod net;
 pub mod simd;
 
 pub use accumulator::{Nnue, NnueStats};
+pub use embedded::{EMBEDDED_NET_NAME, USE_BY_DEFAULT, default_net, embedded_net};
+pub use net::Network;
 pub use simd::simd_name;

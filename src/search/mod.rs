@@ -13,12 +13,14 @@ pub mod sss;
 pub mod stats;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::history::History;
 use crate::limits::SearchLimits;
+use crate::nnue::{Network, Nnue};
 use crate::position::{Move, Piece, Position};
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
@@ -56,6 +58,8 @@ pub struct SearchOptions {
     pub features: Features,
     /// The root driver.
     pub algorithm: Algorithm,
+    /// The network the static evaluation uses; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// The root driver: how each iteration turns root searches into a value.
@@ -136,6 +140,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 10,
             features: Features::default(),
             algorithm: Algorithm::AspirationPvs,
+            net: crate::nnue::default_net(),
         }
     }
 }
@@ -244,6 +249,9 @@ struct Frame {
     double_ext: i32,
 }
 
+/// The network's evaluation is clamped to this, well inside the mate scores.
+const NNUE_EVAL_LIMIT: i32 = MATE_IN_MAX / 2;
+
 /// Static eval of a node in check (no eval).
 const NONE_EVAL: i32 = -INFINITE;
 
@@ -253,6 +261,10 @@ pub struct Searcher {
     pub tt: TranspositionTable,
     /// Static evaluation with its pawn hash table.
     evaluator: Evaluator,
+    /// The NNUE evaluator with its accumulators, when the search uses a network.
+    nnue: Option<Nnue>,
+    /// The network `nnue` was made for (to notice a change of `SearchOptions::net`).
+    nnue_net: Option<Arc<Network>>,
     history: History,
     stack: Vec<Frame>,
     stats: SearchStats,
@@ -290,6 +302,8 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
             evaluator: Evaluator::new(),
+            nnue: None,
+            nnue_net: None,
             history: History::default(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
@@ -316,6 +330,22 @@ impl Searcher {
         self.tt.clear();
         self.history.clear();
         self.evaluator.clear();
+        if let Some(n) = self.nnue.as_mut() {
+            n.clear();
+        }
+    }
+
+    /// Makes the static evaluation use `net` (`None`: the hand-crafted evaluation).
+    pub fn set_net(&mut self, net: Option<&Arc<Network>>) {
+        let same = match (net, &self.nnue_net) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue_net = net.cloned();
+            self.nnue = net.map(|n| Nnue::new(n.clone()));
+        }
     }
 
     /// Sets the most states an SSS* iteration may hold before it is abandoned (default
@@ -342,6 +372,7 @@ impl Searcher {
         self.stats = SearchStats::default();
         self.stopped = false;
         self.features = opts.features;
+        self.set_net(opts.net.as_ref());
         self.nmp_min_ply = 0;
         self.sss_hints.clear();
         self.tt.new_search();
@@ -695,9 +726,18 @@ impl Searcher {
         self.quiescence::<true>(&mut p, -INFINITE, INFINITE, 0, &SearchControl::default())
     }
 
-    /// Static evaluation (counted).
+    /// Static evaluation (counted): the network's when the search has one, else the
+    /// hand-crafted one. Both score dead-drawn material 0.
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
-        self.evaluator.evaluate(pos)
+        match self.nnue.as_mut() {
+            Some(n) => {
+                if pos.is_insufficient_material() {
+                    return 0;
+                }
+                n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+            }
+            None => self.evaluator.evaluate(pos),
+        }
     }
 }
