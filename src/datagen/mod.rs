@@ -25,8 +25,8 @@ pub mod format;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rand::rngs::StdRng;
@@ -34,6 +34,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::eval::evaluate;
 use crate::limits::SearchLimits;
+use crate::nnue::Network;
 use crate::position::{Color, Position};
 use crate::search::{MATE_IN_MAX, SearchControl, SearchOptions, Searcher, SilentReporter};
 use format::{RECORD_SIZE, Record, Wdl};
@@ -63,6 +64,10 @@ pub struct GameConfig {
     pub depth: Option<u32>,
     /// Keep a position only if |static eval − quiescence value| ≤ this (None: no such filter).
     pub quiet_margin: Option<i32>,
+    /// The evaluation the games are played with (`None`: hand-crafted).
+    pub net: Option<Arc<Network>>,
+    /// What `net` is, for the resume check ("hce", "nnue" for the embedded net, or a path).
+    pub eval_name: String,
 }
 
 impl Default for GameConfig {
@@ -71,6 +76,12 @@ impl Default for GameConfig {
             nodes: 5000,
             depth: None,
             quiet_margin: None,
+            net: crate::nnue::default_net(),
+            eval_name: if crate::nnue::USE_BY_DEFAULT {
+                "nnue".to_string()
+            } else {
+                "hce".to_string()
+            },
         }
     }
 }
@@ -140,7 +151,10 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         depth: cfg.depth,
         ..Default::default()
     };
-    let opts = SearchOptions::default();
+    let opts = SearchOptions {
+        net: cfg.net.clone(),
+        ..Default::default()
+    };
     let ctl = SearchControl::default();
     let mut kept: Vec<(Position, i32)> = Vec::new();
     let (mut resign_run, mut resign_side, mut draw_run) = (0, Color::White, 0);
@@ -309,6 +323,8 @@ Plays the engine against itself and appends labelled positions to a binary file
   --hash MB           transposition table per thread (default 8)
   --margin CP         keep only positions whose static eval is within CP of their
                       quiescence value (default: no such filter)
+  --eval E            the evaluation the games are played with: hce, nnue (the embedded
+                      network) or a network file (default: the engine's default)
   -h, --help          this text
 
 inspect: counts the records of FILE (checking each), prints the first N as EPD (default 5),
@@ -345,6 +361,22 @@ pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
             "--opening-max" => o.opening_max_score = num(&v)?.clamp(1, 30_000) as i32,
             "--hash" => o.hash_mb = (num(&v)? as usize).clamp(1, 4096),
             "--margin" => o.game.quiet_margin = Some(num(&v)?.min(10_000) as i32),
+            "--eval" => {
+                o.game.net = match v.as_str() {
+                    "hce" => None,
+                    "nnue" => Some(
+                        crate::nnue::embedded_net().ok_or("this build embeds no usable network")?,
+                    ),
+                    path => {
+                        let bytes =
+                            std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                        Some(Arc::new(
+                            Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?,
+                        ))
+                    }
+                };
+                o.game.eval_name = v;
+            }
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
     }
@@ -415,7 +447,10 @@ pub fn pick_opening(
         let r = searcher.search(
             &pos,
             &limits,
-            &SearchOptions::default(),
+            &SearchOptions {
+                net: o.game.net.clone(),
+                ..Default::default()
+            },
             &SearchControl::default(),
             &mut SilentReporter,
         );
@@ -469,13 +504,19 @@ impl Progress {
 /// The settings that make game *n* what it is (a resumed run must use the same ones).
 fn settings_text(o: &DatagenOptions) -> String {
     format!(
-        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}",
+        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}{}",
         o.game.nodes,
         o.game.depth,
         o.random_plies,
         o.opening_max_score,
         o.openings.as_deref().unwrap_or("startpos"),
-        o.game.quiet_margin
+        o.game.quiet_margin,
+        // Runs with the hand-crafted evaluation were written before this field existed.
+        if o.game.eval_name == "hce" {
+            String::new()
+        } else {
+            format!(" eval={}", o.game.eval_name)
+        }
     )
 }
 
