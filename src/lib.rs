@@ -1,7 +1,8 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
 //!
 //! Layers, each depending only on those below it:
-//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`) → `position`;
+//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`, `tb`) →
+//! `position`;
 //! `uci` → `book` (Polyglot opening books, and the `book` tool that builds them) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
 //! do the tools `tune` (Texel tuning of the evaluation weights), `datagen` (self-play games
@@ -18,6 +19,7 @@ pub mod movepick;
 pub mod nnue;
 pub mod position;
 pub mod search;
+pub mod tb;
 pub mod timeman;
 pub mod train;
 pub mod tt;

@@ -92,8 +92,10 @@ impl Position {
         &self.states[self.states.len() - 1]
     }
 
+    /// The shakmaty board, for the tablebase prober (`crate::tb`). The search and the
+    /// evaluation never use it: they go through the methods of [`Position`].
     #[inline]
-    fn chess(&self) -> &Chess {
+    pub(crate) fn chess(&self) -> &Chess {
         &self.cur().chess
     }
 
@@ -250,6 +252,18 @@ impl Position {
         let b = self.board();
         let pieces = b.by_color(color) & !(b.pawns() | b.kings());
         pieces.any()
+    }
+
+    /// Number of pieces on the board, kings and pawns included (tablebase cardinality).
+    #[inline]
+    pub fn piece_count(&self) -> usize {
+        self.board().occupied().count()
+    }
+
+    /// Whether either side may still castle (tablebases hold no such position).
+    #[inline]
+    pub fn has_castling_rights(&self) -> bool {
+        self.chess().castles().any()
     }
 
     /// Whether the side to move has a pawn one step from promotion.
