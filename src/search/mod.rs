@@ -4,13 +4,14 @@
 //! `mod.rs` is the driver (iterative deepening, aspiration, MultiPV, reporting); `node.rs`
 //! holds the node search in numbered steps; `sss.rs` Stockman's OPEN-list SSS* over the
 //! chess tree (the `SSS` driver); `params.rs` every margin; `stats.rs` the counters and
-//! technique switches. The search never prints: it reports through the [`Reporter`]
+//! technique switches; `syzygy.rs` the tablebase root filter and probes. The search never prints: it reports through the [`Reporter`]
 //! trait, and the UCI layer turns reports into `info` lines.
 
 mod node;
 pub mod params;
 pub mod sss;
 pub mod stats;
+mod syzygy;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
 pub use stats::{Features, SearchStats};
+pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
 /// Deepest ply the search reaches (stack and PV sizes).
 pub const MAX_PLY: usize = 128;
@@ -175,6 +177,8 @@ pub struct IterationInfo {
     pub time_ms: u64,
     /// TT fill in permille.
     pub hashfull: u32,
+    /// Tablebase probes that gave a result so far.
+    pub tbhits: u64,
     /// Principal variation.
     pub pv: Vec<Move>,
 }
@@ -231,6 +235,10 @@ struct RootMove {
     pv: Vec<Move>,
     /// Nodes searched below this move in the current iteration (for the time manager).
     nodes: u64,
+    /// Syzygy: rank of the move by the tables (higher is better), when the root is in them.
+    tb_rank: Option<i32>,
+    /// Syzygy: the move's tablebase score, reported while the search finds no mate.
+    tb_score: Option<i32>,
 }
 
 /// Per-ply search state.
@@ -287,6 +295,8 @@ pub struct Searcher {
     sss_hints: HashMap<u64, u16>,
     /// SSS*: most states an iteration may hold ([`sss::SSS_MAX_STATES`] by default).
     sss_max_states: usize,
+    /// Syzygy tablebases: options and what they mean for this search.
+    tb: syzygy::TbState,
 }
 
 impl Searcher {
@@ -322,6 +332,7 @@ impl Searcher {
             lmr,
             sss_hints: HashMap::new(),
             sss_max_states: sss::SSS_MAX_STATES,
+            tb: syzygy::TbState::default(),
         }
     }
 
@@ -398,6 +409,8 @@ impl Searcher {
                 prev_score: -INFINITE,
                 pv: vec![mv],
                 nodes: 0,
+                tb_rank: None,
+                tb_score: None,
             })
             .collect();
         if root_moves.is_empty() {
@@ -407,6 +420,8 @@ impl Searcher {
         // keeps it among equal scores).
         let tt_move = self.tt.probe(pos.key()).map_or(0, |e| e.mv);
         root_moves.sort_by_key(|rm| -node::root_order(&pos, rm.mv, tt_move));
+        // Syzygy: in a tablebase position only the moves that keep the best result stay.
+        self.stats.tb_hits += self.tb_root(&mut pos, &mut root_moves);
 
         let max_depth = limits
             .depth
@@ -468,7 +483,7 @@ impl Searcher {
             let best = &root_moves[0];
             result.best = Some(best.mv);
             result.ponder = best.pv.get(1).copied();
-            result.score = best.score;
+            result.score = Self::tb_reported(best, best.score);
             result.depth = depth;
             reporter.iteration_done(depth, best.score, &self.stats);
 
@@ -512,6 +527,7 @@ impl Searcher {
         } else {
             rm.score
         };
+        let score = Self::tb_reported(rm, score);
         IterationInfo {
             depth,
             seldepth: self.seldepth.max(1) as u32,
@@ -521,6 +537,7 @@ impl Searcher {
             nodes: self.nodes(),
             time_ms: self.elapsed_ms(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.stats.tb_hits,
             pv: rm.pv.clone(),
         }
     }

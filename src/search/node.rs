@@ -2,6 +2,7 @@
 //! steps, and the quiescence search. The node type (PV or not) is a compile-time parameter.
 
 use super::params::*;
+use super::syzygy::{TbProbe, clamp_to_tb};
 use super::{
     DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl, Searcher,
 };
@@ -211,6 +212,18 @@ impl Searcher {
                     self.history.update(pos.turn(), m, bonus(depth));
                 }
                 return tt_score;
+            }
+        }
+
+        // Step 2b. Syzygy WDL probe right after a capture or pawn move (see `syzygy.rs`): a
+        // result that decides the window is returned; in PV nodes a bound caps the result.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITE, INFINITE);
+        if self.tb.cardinality > 0 && excluded.is_none() {
+            match self.tb_probe(pos, depth, ply, alpha, beta) {
+                TbProbe::Cutoff(s) => return s,
+                TbProbe::Floor(s) if PV => tb_floor = s,
+                TbProbe::Ceiling(s) if PV => tb_ceiling = s,
+                _ => {}
             }
         }
 
@@ -628,7 +641,8 @@ impl Searcher {
             };
         }
 
-        // Step 9. Store the result.
+        // Step 9. Store the result (within the tablebase bounds of step 2b).
+        best_score = clamp_to_tb(best_score, tb_floor, tb_ceiling);
         if excluded.is_none() {
             let bound = bound_of(best_score, old_alpha, beta, true);
             self.tt.store(

@@ -53,6 +53,8 @@ pub struct SearchStats {
     pub multi_cuts: u64,
     /// Quiet moves pruned by futility, late move pruning and SEE.
     pub moves_pruned: u64,
+    /// Syzygy probes that gave a result (root moves ranked, interior WDL probes).
+    pub tb_hits: u64,
 }
 
 impl SearchStats {
@@ -67,7 +69,7 @@ impl SearchStats {
         format!(
             "nodes {} qnodes {} leaves {} interior {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
              bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
-             singular {} multicut {} pruned {} sssexp {} ssspeak {}",
+             singular {} multicut {} pruned {} sssexp {} ssspeak {} tbhits {}",
             self.nodes,
             self.qnodes,
             self.leaves,
@@ -93,7 +95,8 @@ impl SearchStats {
             self.multi_cuts,
             self.moves_pruned,
             self.sss_expansions,
-            self.sss_peak_open
+            self.sss_peak_open,
+            self.tb_hits
         )
     }
 }
