@@ -22,8 +22,9 @@ use crate::nnue::{self, Network};
 use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
-    SearchStats, Searcher, uci_score,
+    SearchStats, Searcher, SyzygyConfig, uci_score,
 };
+use crate::tb::{MAX_TB_PIECES, Tablebases};
 use crate::timeman::TimeManager;
 use crate::tt::MAX_HASH_MB;
 
@@ -37,6 +38,13 @@ const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
+const SYZYGY_PROBE_DEPTH: (&str, i64, i64, i64) = ("SyzygyProbeDepth", 1, 1, 100);
+const SYZYGY_PROBE_LIMIT: (&str, i64, i64, i64) = (
+    "SyzygyProbeLimit",
+    MAX_TB_PIECES as i64,
+    0,
+    MAX_TB_PIECES as i64,
+);
 const BOOK_DEPTH: (&str, i64, i64, i64) = (
     "BookDepth",
     book::BOOK_DEPTH.0 as i64,
@@ -99,6 +107,8 @@ enum Job {
         debug: bool,
         /// A move from the opening book: played without a search.
         book: Option<Move>,
+        /// The tablebases and their options.
+        syzygy: SyzygyConfig,
     },
     Perft {
         pos: Box<Position>,
@@ -145,7 +155,7 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|&m| move_to_uci(m, mode)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -154,6 +164,7 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
         info.nodes,
         nps,
         info.hashfull,
+        info.tbhits,
         info.time_ms,
         pv.join(" ")
     )
@@ -189,6 +200,7 @@ impl Worker {
                 ctl,
                 debug,
                 book,
+                syzygy,
             } => {
                 let mode = pos.castling_mode();
                 let result = match book {
@@ -212,9 +224,9 @@ impl Worker {
                             mode,
                             debug,
                         };
-                        let r = self
-                            .searcher()
-                            .search(&pos, &limits, &opts, &ctl, &mut reporter);
+                        let searcher = self.searcher();
+                        searcher.set_syzygy(syzygy);
+                        let r = searcher.search(&pos, &limits, &opts, &ctl, &mut reporter);
                         (r.best, r.ponder)
                     }
                 };
@@ -323,6 +335,9 @@ pub struct Uci {
     debug: bool,
     /// The opening book and its options (`OwnBook`, `BookFile`, `BookBestMove`, `BookDepth`).
     book: BookPlayer,
+    /// The tablebases and their options (`SyzygyPath`, `SyzygyProbeDepth`,
+    /// `SyzygyProbeLimit`, `Syzygy50MoveRule`).
+    syzygy: SyzygyConfig,
     /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
     searches: Vec<Arc<SearchControl>>,
     /// Searches and perfts sent and not yet answered.
@@ -404,6 +419,7 @@ impl Uci {
             eval_file: nnue::EMBEDDED_NET_NAME.to_string(),
             debug: false,
             book: BookPlayer::default(),
+            syzygy: SyzygyConfig::default(),
             searches: Vec::new(),
             pending,
             out,
@@ -597,6 +613,13 @@ impl Uci {
             "option name EvalFile type string default {}",
             nnue::EMBEDDED_NET_NAME
         ));
+        self.say("option name SyzygyPath type string default <empty>");
+        for (name, def, min, max) in [SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT] {
+            self.say(&format!(
+                "option name {name} type spin default {def} min {min} max {max}"
+            ));
+        }
+        self.say("option name Syzygy50MoveRule type check default true");
         self.say("uciok");
     }
 
@@ -754,6 +777,23 @@ impl Uci {
                 let v = value.unwrap_or_default().trim().to_string();
                 self.load_eval_file(&v);
             }
+            // Syzygy tablebases.
+            "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or_default()),
+            "syzygyprobedepth" => {
+                if let Some(n) = spin(SYZYGY_PROBE_DEPTH) {
+                    self.syzygy.probe_depth = n as i32;
+                }
+            }
+            "syzygyprobelimit" => {
+                if let Some(n) = spin(SYZYGY_PROBE_LIMIT) {
+                    self.syzygy.probe_limit = n as usize;
+                }
+            }
+            "syzygy50moverule" => {
+                if let Some(b) = check("Syzygy50MoveRule") {
+                    self.syzygy.rule50 = b;
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
@@ -825,6 +865,34 @@ impl Uci {
             "Classical evaluation: {classical} cp (side to move){}",
             if self.use_nnue { "" } else { " [in use]" }
         ));
+    }
+
+    /// `SyzygyPath`: loads the tables of its folders in place of the old ones. Each folder or
+    /// file that cannot be used is reported; no table at all turns tablebases off.
+    fn set_syzygy_path(&mut self, list: &str) {
+        let mut tables = Tablebases::new();
+        let report = tables.add_directories(list);
+        for problem in &report.problems {
+            self.error(&format!("SyzygyPath: {problem}"));
+        }
+        if tables.is_empty() {
+            self.syzygy.tables = None;
+            if !crate::tb::split_path_list(list).is_empty() {
+                self.error(&format!(
+                    "SyzygyPath '{}': no tablebases found; tablebases off",
+                    list.trim()
+                ));
+            }
+            return;
+        }
+        self.say(&format!(
+            "info string found {} tablebases (up to {} pieces): {} WDL and {} DTZ files",
+            report.tables(),
+            report.max_pieces,
+            report.wdl,
+            report.dtz
+        ));
+        self.syzygy.tables = Some(Arc::new(tables));
     }
 
     fn cmd_position(&mut self, args: &[&str]) {
@@ -927,6 +995,7 @@ impl Uci {
             ctl,
             debug: self.debug,
             book,
+            syzygy: self.syzygy.clone(),
         });
     }
 }
