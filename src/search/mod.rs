@@ -4,8 +4,9 @@
 //! `mod.rs` is the driver (iterative deepening, aspiration, MultiPV, reporting); `node.rs`
 //! holds the node search in numbered steps; `sss.rs` Stockman's OPEN-list SSS* over the
 //! chess tree (the `SSS` driver); `params.rs` every margin; `stats.rs` the counters and
-//! technique switches; `syzygy.rs` the tablebase root filter and probes. The search never prints: it reports through the [`Reporter`]
-//! trait, and the UCI layer turns reports into `info` lines.
+//! technique switches; `syzygy.rs` the tablebase root filter and probes. The search never
+//! prints: it reports through the [`Reporter`] trait, and the UCI layer turns reports into
+//! `info` lines.
 
 mod node;
 pub mod params;
