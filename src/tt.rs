@@ -4,8 +4,13 @@
 //! recomputes `key ^ data` and accepts the entry only if it matches, so a torn write from
 //! another thread reads as a miss, never as a wrong entry (Hyatt's lockless hashing), with no
 //! data race in the Rust sense: all access is through relaxed atomics.
+//!
+//! The search generation is an atomic too, and [`TranspositionTable::new_search`] and
+//! [`TranspositionTable::clear`] take `&self`: one table is shared by every thread of a Lazy
+//! SMP search (`src/search/smp.rs`) behind an `Arc`. Only [`TranspositionTable::resize`] needs
+//! `&mut self` (the pool replaces the table instead when it is shared).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::position::{Move, Role};
 
@@ -122,10 +127,11 @@ struct Cluster {
     slots: [Slot; CLUSTER],
 }
 
-/// The table. Share it by reference between search threads.
+/// The table. Share it by reference (or `Arc`) between search threads.
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
-    age: u8,
+    /// Search generation (6 bits), bumped once per search by whoever starts it.
+    age: AtomicU8,
 }
 
 /// Mate-score threshold: scores beyond it encode a distance to mate.
@@ -166,7 +172,7 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
             clusters: Vec::new(),
-            age: 0,
+            age: AtomicU8::new(0),
         };
         // A failed allocation at start-up falls back to 1 MB rather than aborting.
         if tt.resize(mb).is_err() {
@@ -184,8 +190,18 @@ impl TranspositionTable {
             .map_err(|e| format!("cannot allocate {mb} MB for the hash table ({e})"))?;
         v.resize_with(n, Cluster::default);
         self.clusters = v;
-        self.age = 0;
+        *self.age.get_mut() = 0;
         Ok(())
+    }
+
+    /// A new table of `mb` megabytes, or the reason it cannot be had (see [`Self::resize`]).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        let mut tt = TranspositionTable {
+            clusters: Vec::new(),
+            age: AtomicU8::new(0),
+        };
+        tt.resize(mb)?;
+        Ok(tt)
     }
 
     /// Size in MB.
@@ -193,17 +209,29 @@ impl TranspositionTable {
         self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
-    /// Empties every entry.
-    pub fn clear(&mut self) {
-        for c in &mut self.clusters {
-            *c = Cluster::default();
+    /// Empties every entry. Call it between searches: an entry stored by a running search
+    /// while the table is cleared may survive (harmless, but not empty).
+    pub fn clear(&self) {
+        for c in &self.clusters {
+            for s in &c.slots {
+                s.data.store(0, Ordering::Relaxed);
+                s.check.store(0, Ordering::Relaxed);
+            }
         }
-        self.age = 0;
+        self.age.store(0, Ordering::Relaxed);
     }
 
-    /// Starts a new search generation (older entries become preferred victims).
-    pub fn new_search(&mut self) {
-        self.age = (self.age + 1) & 63;
+    /// Starts a new search generation (older entries become preferred victims). Once per
+    /// search, before its threads start.
+    pub fn new_search(&self) {
+        let next = (self.age.load(Ordering::Relaxed) + 1) & 63;
+        self.age.store(next, Ordering::Relaxed);
+    }
+
+    /// The current search generation.
+    #[inline]
+    fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
     }
 
     #[inline]
@@ -245,6 +273,7 @@ impl TranspositionTable {
     #[allow(clippy::too_many_arguments)]
     pub fn store(&self, key: u64, mv: u16, score: i16, eval: i16, depth: i32, bound: Bound) {
         let cluster = self.cluster(key);
+        let age = self.age();
         let depth = depth.clamp(0, 255) as u8;
         let mut victim = &cluster.slots[0];
         let mut victim_worth = i32::MAX;
@@ -265,7 +294,7 @@ impl TranspositionTable {
                 break;
             }
             let e = TtEntry::unpack(data);
-            let age_diff = (self.age as i32 - e.age as i32) & 63;
+            let age_diff = (age as i32 - e.age as i32) & 63;
             let worth = e.depth as i32 - 8 * age_diff;
             if worth < victim_worth {
                 victim_worth = worth;
@@ -276,7 +305,7 @@ impl TranspositionTable {
         if let Some(o) = old {
             // Keep a deeper result of the same position from this search unless the new one
             // is exact; keep the old move when the new result has none.
-            if bound != Bound::Exact && o.age == self.age && (depth as i32) + 3 < o.depth as i32 {
+            if bound != Bound::Exact && o.age == age && (depth as i32) + 3 < o.depth as i32 {
                 return;
             }
             if mv == 0 {
@@ -289,7 +318,7 @@ impl TranspositionTable {
             eval,
             depth,
             bound,
-            age: self.age,
+            age,
         };
         let data = e.pack();
         victim.data.store(data, Ordering::Relaxed);
@@ -298,13 +327,14 @@ impl TranspositionTable {
 
     /// Permille of entries written in the current generation (sampled from the first 1000).
     pub fn hashfull(&self) -> u32 {
+        let age = self.age();
         let mut used: u32 = 0;
         let mut total: u32 = 0;
         for c in self.clusters.iter().take(250) {
             for s in &c.slots {
                 total += 1;
                 let data = s.data.load(Ordering::Relaxed);
-                if data != 0 && TtEntry::unpack(data).age == self.age {
+                if data != 0 && TtEntry::unpack(data).age == age {
                     used += 1;
                 }
             }
