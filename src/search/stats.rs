@@ -58,6 +58,64 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Adds the counters of `other` (another thread's search) to these; peaks take the larger.
+    pub fn merge(&mut self, other: &SearchStats) {
+        let SearchStats {
+            nodes,
+            qnodes,
+            leaves,
+            interior,
+            sss_expansions,
+            sss_peak_open,
+            evals,
+            tt_probes,
+            tt_hits,
+            tt_cutoffs,
+            cutoffs_by_index,
+            pvs_researches,
+            lmr_researches,
+            aspiration_researches,
+            root_searches,
+            null_tries,
+            null_cutoffs,
+            rfp_cutoffs,
+            razor_cutoffs,
+            probcut_cutoffs,
+            etc_cutoffs,
+            singular_extensions,
+            multi_cuts,
+            moves_pruned,
+            tb_hits,
+        } = other;
+        self.nodes += nodes;
+        self.qnodes += qnodes;
+        self.leaves += leaves;
+        self.interior += interior;
+        self.sss_expansions += sss_expansions;
+        self.sss_peak_open = self.sss_peak_open.max(*sss_peak_open);
+        self.evals += evals;
+        self.tt_probes += tt_probes;
+        self.tt_hits += tt_hits;
+        self.tt_cutoffs += tt_cutoffs;
+        for (a, b) in self.cutoffs_by_index.iter_mut().zip(cutoffs_by_index) {
+            *a += b;
+        }
+        self.pvs_researches += pvs_researches;
+        self.lmr_researches += lmr_researches;
+        self.aspiration_researches += aspiration_researches;
+        self.root_searches += root_searches;
+        self.null_tries += null_tries;
+        self.null_cutoffs += null_cutoffs;
+        self.rfp_cutoffs += rfp_cutoffs;
+        self.razor_cutoffs += razor_cutoffs;
+        self.probcut_cutoffs += probcut_cutoffs;
+        self.etc_cutoffs += etc_cutoffs;
+        self.singular_extensions += singular_extensions;
+        self.multi_cuts += multi_cuts;
+        self.moves_pruned += moves_pruned;
+        self.tb_hits += tb_hits;
+    }
+
     /// One-line summary for `info string`.
     pub fn summary(&self) -> String {
         let cut_total: u64 = self.cutoffs_by_index.iter().sum();
