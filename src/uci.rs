@@ -3,6 +3,9 @@
 //! All text parsing and printing of the engine lives here. Bad input never ends the engine: it
 //! answers `info string error: ...`, keeps the last valid state and reads on.
 //!
+//! The worker owns a [`ThreadPool`]: with `Threads` above 1 it starts helper search threads of
+//! its own (Lazy SMP, `src/search/smp.rs`), which share each search's `SearchControl`.
+//!
 //! [`Uci::sandboxed`] runs the same command handler without threads and with every search and
 //! perft cut to a small fixed size, so that arbitrary input (a fuzzer's) always finishes.
 
@@ -22,7 +25,7 @@ use crate::nnue::{self, Network};
 use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
-    SearchStats, Searcher, SyzygyConfig, uci_score,
+    SearchStats, SyzygyConfig, ThreadPool, uci_score,
 };
 use crate::tb::{MAX_TB_PIECES, Tablebases};
 use crate::timeman::TimeManager;
@@ -58,6 +61,9 @@ pub const SANDBOX_NODES: u64 = 100;
 pub const SANDBOX_PERFT_DEPTH: u32 = 2;
 /// In a sandboxed handler the hash table never grows beyond this (MB).
 pub const SANDBOX_HASH_MB: usize = 1;
+/// In a sandboxed handler every search runs on this many threads (`Threads` is accepted and
+/// capped), so that it stays fast and deterministic.
+pub const SANDBOX_THREADS: usize = 1;
 
 /// Where the engine's output lines go.
 #[derive(Clone, Debug)]
@@ -115,6 +121,8 @@ enum Job {
         depth: u32,
     },
     Resize(usize),
+    /// `setoption name Threads`: the number of search threads.
+    Threads(usize),
     Clear,
     Quit,
 }
@@ -172,11 +180,15 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
 
 /// Runs jobs one after another (on the search thread, or inline when sandboxed).
 struct Worker {
-    /// Made on the first job that needs it when `None` (the sandbox: most fuzz inputs never
-    /// search, and a table costs time to clear).
-    searcher: Option<Searcher>,
+    /// The search threads and their shared table. Made on the first job that needs it when
+    /// `None` (the sandbox: most fuzz inputs never search, and a table costs time to clear).
+    pool: Option<ThreadPool>,
     /// Size of the table to make (MB).
     hash_mb: usize,
+    /// Search threads of the pool to make.
+    threads: usize,
+    /// Most search threads this worker may run.
+    max_threads: usize,
     out: Output,
     /// Searches and perfts sent and not yet answered.
     pending: Arc<AtomicUsize>,
@@ -185,9 +197,15 @@ struct Worker {
 }
 
 impl Worker {
-    fn searcher(&mut self) -> &mut Searcher {
-        self.searcher
-            .get_or_insert_with(|| Searcher::new(self.hash_mb))
+    fn pool(&mut self) -> &mut ThreadPool {
+        let (hash_mb, threads, out) = (self.hash_mb, self.threads, &self.out);
+        self.pool.get_or_insert_with(|| {
+            let mut pool = ThreadPool::new(hash_mb);
+            if let Err(e) = pool.set_threads(threads) {
+                out.error(&e);
+            }
+            pool
+        })
     }
 
     /// Runs one job; false on `Quit`.
@@ -224,9 +242,9 @@ impl Worker {
                             mode,
                             debug,
                         };
-                        let searcher = self.searcher();
-                        searcher.set_syzygy(syzygy);
-                        let r = searcher.search(&pos, &limits, &opts, &ctl, &mut reporter);
+                        let pool = self.pool();
+                        pool.set_syzygy(&syzygy);
+                        let r = pool.search(&pos, &limits, &opts, &ctl, &mut reporter);
                         (r.best, r.ponder)
                     }
                 };
@@ -274,18 +292,26 @@ impl Worker {
             }
             Job::Resize(mb) => {
                 let mb = mb.min(self.max_hash_mb);
-                if let Some(s) = self.searcher.as_mut() {
-                    if let Err(e) = s.tt.resize(mb) {
-                        self.out
-                            .error(&format!("{e}; keeping {} MB", s.tt.size_mb()));
+                if let Some(p) = self.pool.as_mut() {
+                    if let Err(e) = p.resize_hash(mb) {
+                        self.out.error(&format!("{e}; keeping {} MB", p.hash_mb()));
                     }
                 } else {
                     self.hash_mb = mb;
                 }
             }
+            // Search threads: joined or started between searches (the pool is idle here).
+            Job::Threads(n) => {
+                self.threads = n.clamp(1, self.max_threads);
+                if let Some(p) = self.pool.as_mut()
+                    && let Err(e) = p.set_threads(self.threads)
+                {
+                    self.out.error(&e);
+                }
+            }
             Job::Clear => {
-                if let Some(s) = self.searcher.as_mut() {
-                    s.new_game();
+                if let Some(p) = self.pool.as_mut() {
+                    p.new_game();
                 }
             }
             Job::Quit => return false,
@@ -361,8 +387,10 @@ impl Uci {
         let pending = Arc::new(AtomicUsize::new(0));
         let hash_mb = HASH.1 as usize;
         let worker = Worker {
-            searcher: Some(Searcher::new(hash_mb)),
+            pool: Some(ThreadPool::new(hash_mb)),
             hash_mb,
+            threads: THREADS.1 as usize,
+            max_threads: THREADS.3 as usize,
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: MAX_HASH_MB,
@@ -382,13 +410,16 @@ impl Uci {
     /// A handler for arbitrary input (fuzzing, tests): no threads, output to `out`, every
     /// `go` a search of at most [`SANDBOX_NODES`] nodes that answers at once (`infinite` and
     /// `ponder` are ignored), `go perft` cut to depth [`SANDBOX_PERFT_DEPTH`], the hash table
-    /// kept at [`SANDBOX_HASH_MB`] MB and `bench` refused. Everything else is as in
-    /// [`Uci::new`], including every error message.
+    /// kept at [`SANDBOX_HASH_MB`] MB, every search on [`SANDBOX_THREADS`] thread (`Threads` is
+    /// accepted and capped) and `bench` refused. Everything else is as in [`Uci::new`],
+    /// including every error message.
     pub fn sandboxed(out: Output) -> Uci {
         let pending = Arc::new(AtomicUsize::new(0));
         let worker = Worker {
-            searcher: None,
+            pool: None,
             hash_mb: SANDBOX_HASH_MB,
+            threads: SANDBOX_THREADS,
+            max_threads: SANDBOX_THREADS,
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: SANDBOX_HASH_MB,
@@ -675,10 +706,12 @@ impl Uci {
                 }
             }
             "threads" => {
-                if let Some(n) = spin(THREADS)
-                    && n > 1
-                {
-                    self.say("info string Threads accepted; this version searches with 1 thread");
+                if let Some(n) = spin(THREADS) {
+                    if self.busy_unstopped() {
+                        self.error("Threads cannot change during a search");
+                    } else {
+                        self.send(Job::Threads(n as usize));
+                    }
                 }
             }
             "multipv" => {

@@ -4,12 +4,14 @@
 //! `mod.rs` is the driver (iterative deepening, aspiration, MultiPV, reporting); `node.rs`
 //! holds the node search in numbered steps; `sss.rs` Stockman's OPEN-list SSS* over the
 //! chess tree (the `SSS` driver); `params.rs` every margin; `stats.rs` the counters and
-//! technique switches; `syzygy.rs` the tablebase root filter and probes. The search never
+//! technique switches; `syzygy.rs` the tablebase root filter and probes; `smp.rs` the Lazy SMP
+//! thread pool that runs several searchers on one shared transposition table. The search never
 //! prints: it reports through the [`Reporter`] trait, and the UCI layer turns reports into
 //! `info` lines.
 
 mod node;
 pub mod params;
+pub mod smp;
 pub mod sss;
 pub mod stats;
 mod syzygy;
@@ -27,6 +29,7 @@ use crate::position::{Move, Piece, Position};
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
+pub use smp::ThreadPool;
 pub use stats::{Features, SearchStats};
 pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
@@ -212,9 +215,13 @@ pub struct SearchResult {
     pub score: i32,
     /// Last completed depth.
     pub depth: u32,
-    /// Nodes searched.
+    /// Nodes searched (by every thread, for a [`ThreadPool`] search).
     pub nodes: u64,
-    /// Statistics of the search.
+    /// Principal variation of the last completed depth (starts with `best`).
+    pub pv: Vec<Move>,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Statistics of the search (summed over the threads for a [`ThreadPool`] search).
     pub stats: SearchStats,
 }
 
@@ -264,10 +271,14 @@ const NNUE_EVAL_LIMIT: i32 = MATE_IN_MAX / 2;
 /// Static eval of a node in check (no eval).
 const NONE_EVAL: i32 = -INFINITE;
 
-/// The searcher: owns the transposition table, the history tables and per-search state.
+/// The searcher: the history tables and per-search state of one search thread, and a handle
+/// on the transposition table (its own, or the one a [`ThreadPool`] shares).
 pub struct Searcher {
-    /// The transposition table (kept across searches of a game).
-    pub tt: TranspositionTable,
+    /// The transposition table (kept across searches of a game; shared between the threads
+    /// of a [`ThreadPool`]).
+    pub tt: Arc<TranspositionTable>,
+    /// Set when this searcher is one thread of a Lazy SMP search with others.
+    smp: Option<smp::SmpLink>,
     /// Static evaluation with its pawn hash table.
     evaluator: Evaluator,
     /// The NNUE evaluator with its accumulators, when the search uses a network.
@@ -301,8 +312,13 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a `hash_mb` MB table.
+    /// A searcher with a `hash_mb` MB table of its own.
     pub fn new(hash_mb: usize) -> Searcher {
+        Searcher::with_table(Arc::new(TranspositionTable::new(hash_mb)))
+    }
+
+    /// A searcher on the table `tt` (shared with other searchers of a [`ThreadPool`]).
+    pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
         let mut lmr = Box::new([[0; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -311,7 +327,8 @@ impl Searcher {
             }
         }
         Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
+            smp: None,
             evaluator: Evaluator::new(),
             nnue: None,
             nnue_net: None,
@@ -340,6 +357,12 @@ impl Searcher {
     /// Forgets everything learned in earlier searches (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.clear_history();
+    }
+
+    /// Forgets what this searcher learned in earlier searches, apart from the transposition
+    /// table (which a [`ThreadPool`] clears once for all its threads).
+    pub fn clear_history(&mut self) {
         self.history.clear();
         self.evaluator.clear();
         if let Some(n) = self.nnue.as_mut() {
@@ -366,9 +389,27 @@ impl Searcher {
         self.sss_max_states = states.max(1);
     }
 
-    /// Nodes searched by the last (or current) search.
+    /// Nodes searched by the last (or current) search of this searcher.
     pub fn nodes(&self) -> u64 {
         self.stats.nodes + self.stats.qnodes
+    }
+
+    /// Nodes searched by every thread of the current search: [`Self::nodes`] alone, or in a
+    /// Lazy SMP search the shared count plus this thread's nodes not yet added to it (the
+    /// other threads' unflushed nodes, at most [`smp::FLUSH_NODES`] each, are missing).
+    fn total_nodes(&self) -> u64 {
+        match &self.smp {
+            None => self.nodes(),
+            Some(link) => link.total(self.nodes()),
+        }
+    }
+
+    /// Tablebase hits of every thread of the current search (as [`Self::total_nodes`]).
+    fn total_tb_hits(&self) -> u64 {
+        match &self.smp {
+            None => self.stats.tb_hits,
+            Some(link) => link.total_tb_hits(self.stats.tb_hits),
+        }
     }
 
     /// Searches `root` within `limits`, reporting each iteration to `reporter`.
@@ -387,7 +428,10 @@ impl Searcher {
         self.set_net(opts.net.as_ref());
         self.nmp_min_ply = 0;
         self.sss_hints.clear();
-        self.tt.new_search();
+        // In a Lazy SMP search the pool starts the table's new generation once, for all.
+        if self.smp.is_none() {
+            self.tt.new_search();
+        }
         for f in self.stack.iter_mut() {
             *f = Frame {
                 eval: NONE_EVAL,
@@ -397,8 +441,15 @@ impl Searcher {
         let mut pos = root.clone();
         pos.clear_undo();
         self.root_ply = pos.game_ply();
-        self.time = TimeManager::new(limits, pos.turn(), opts.move_overhead_ms);
+        // Only the main thread looks at the clock: a helper runs until the main thread stops.
+        self.time = match &self.smp {
+            Some(link) if link.is_helper() => TimeManager::unlimited(),
+            _ => TimeManager::new(limits, pos.turn(), opts.move_overhead_ms),
+        };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        if let Some(link) = self.smp.as_mut() {
+            self.node_limit = link.start(self.node_limit);
+        }
 
         let legal = pos.legal_moves();
         let mut root_moves: Vec<RootMove> = legal
@@ -441,6 +492,19 @@ impl Searcher {
         };
 
         for depth in 1..=max_depth {
+            if let Some(link) = &self.smp
+                && link.is_helper()
+            {
+                // Lazy SMP: helpers spread over the depths (all search the last one `go
+                // depth` asks for), and one that starts after the main thread has finished
+                // searches nothing.
+                if depth < max_depth && link.skips_depth(depth) {
+                    continue;
+                }
+                if self.poll_stop(ctl) {
+                    break;
+                }
+            }
             self.seldepth = 0;
             self.root_depth = depth as i32;
             for rm in root_moves.iter_mut() {
@@ -486,9 +550,11 @@ impl Searcher {
             result.ponder = best.pv.get(1).copied();
             result.score = Self::tb_reported(best, best.score);
             result.depth = depth;
+            result.pv.clone_from(&best.pv);
+            result.seldepth = self.seldepth.max(1) as u32;
             reporter.iteration_done(depth, best.score, &self.stats);
 
-            if limits.soft_nodes.is_some_and(|n| self.nodes() >= n) {
+            if limits.soft_nodes.is_some_and(|n| self.total_nodes() >= n) {
                 break;
             }
             if let Some(n) = limits.mate
@@ -512,6 +578,9 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes();
+        if let Some(link) = self.smp.as_mut() {
+            link.flush(self.stats.nodes + self.stats.qnodes, self.stats.tb_hits);
+        }
         if result.ponder.is_none()
             && let Some(best) = result.best
         {
@@ -535,10 +604,10 @@ impl Searcher {
             multipv: idx + 1,
             score,
             bound,
-            nodes: self.nodes(),
+            nodes: self.total_nodes(),
             time_ms: self.elapsed_ms(),
             hashfull: self.tt.hashfull(),
-            tbhits: self.stats.tb_hits,
+            tbhits: self.total_tb_hits(),
             pv: rm.pv.clone(),
         }
     }
@@ -695,7 +764,9 @@ impl Searcher {
             return true;
         }
         let nodes = self.nodes();
-        if nodes >= self.node_limit {
+        // Alone, `node_limit` is the budget; in a Lazy SMP search it is this thread's next
+        // checkpoint, where it adds its nodes to the shared count and looks at the budget.
+        if nodes >= self.node_limit && self.node_budget_spent() {
             self.stopped = true;
             return true;
         }
@@ -711,7 +782,11 @@ impl Searcher {
         if self.stopped {
             return true;
         }
-        if self.nodes() >= self.node_limit || ctl.stop.load(Ordering::Relaxed) {
+        let budget_spent = match self.smp {
+            None => self.nodes() >= self.node_limit,
+            Some(_) => self.node_budget_spent(),
+        };
+        if budget_spent || ctl.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         } else if ctl.pondering.load(Ordering::Relaxed) {
             // Keep the clock at zero until ponderhit.
@@ -720,6 +795,24 @@ impl Searcher {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// Whether the node budget of the search is spent: alone, always (called when the count
+    /// reached `node_limit`); in a Lazy SMP search this thread adds its nodes to the shared
+    /// count, answers for all threads (also true once the main thread has finished) and moves
+    /// its checkpoint `node_limit` on.
+    fn node_budget_spent(&mut self) -> bool {
+        let (nodes, tb_hits) = (self.stats.nodes + self.stats.qnodes, self.stats.tb_hits);
+        match self.smp.as_mut() {
+            None => true,
+            Some(link) => match link.sync(nodes, tb_hits) {
+                Some(checkpoint) => {
+                    self.node_limit = checkpoint;
+                    false
+                }
+                None => true,
+            },
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -741,7 +834,11 @@ impl Searcher {
         let mut p = pos.clone();
         p.clear_undo();
         self.root_ply = p.game_ply();
-        self.quiescence::<true>(&mut p, -INFINITE, INFINITE, 0, &SearchControl::default())
+        // Alone: a pool's node budget and stop signal belong to its searches.
+        let link = self.smp.take();
+        let v = self.quiescence::<true>(&mut p, -INFINITE, INFINITE, 0, &SearchControl::default());
+        self.smp = link;
+        v
     }
 
     /// Static evaluation (counted): the network's when the search has one, else the
