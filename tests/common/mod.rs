@@ -45,6 +45,11 @@ impl Engine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends raw bytes.
     pub fn send_bytes(&mut self, bytes: &[u8]) {
         if let Some(s) = self.stdin.as_mut() {
