@@ -1,7 +1,7 @@
 //! Lazy SMP (`Threads` above 1) through the real binary: results agree with one thread, `go
 //! nodes` holds its budget across threads, `stop` reaches every thread at once, resizing the
-//! pool leaks no thread, every driver and MultiPV, `searchmoves` and ponder still work, and
-//! `bench` stays single-threaded.
+//! pool leaks no thread, every driver and MultiPV, `searchmoves`, ponder and the tablebases
+//! still work, and `bench` stays single-threaded.
 
 mod common;
 
@@ -222,6 +222,23 @@ fn every_driver_multipv_searchmoves_and_ponder_work_with_threads() {
     e.send("ponderhit");
     let bm = e.wait_for(Duration::from_secs(5), |l| l.starts_with("bestmove"));
     assert!(legal(KIWIPETE, &bestmove(&bm)), "{bm}");
+}
+
+#[test]
+fn tablebases_reach_every_thread() {
+    let mut e = engine_with_threads(3);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    e.send(&format!("setoption name SyzygyPath value {dir}"));
+    e.sync();
+    // KRvKP: only f1g1 keeps the win (see tests/syzygy.rs).
+    let fen = "8/8/8/6p1/8/4k3/K7/5R2 w - - 0 1";
+    let (bm, info) = go(&mut e, fen, "go depth 8");
+    assert_eq!(bestmove(&bm), "f1g1", "{bm}");
+    assert!(field(&info, "tbhits").unwrap() > 0, "{info}");
+    assert!(
+        field(&info, "cp").unwrap() >= i64::from(nullwindow::search::TB_WIN_IN_MAX),
+        "{info}"
+    );
 }
 
 #[test]
