@@ -7,7 +7,7 @@ TC ?= 5+0.05
 GAMES ?= 100
 
 .PHONY: datagen train
-.PHONY: all build test bench perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
+.PHONY: all build test bench bench-eval perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
@@ -22,6 +22,15 @@ test:
 # The behaviour signature: last line 'N nodes M nps'.
 bench: build
 	$(BIN) bench
+
+# Bench speed of each evaluation, alternated 3 times: hand-crafted, NNUE (AVX2 where the CPU
+# has it), NNUE with the portable kernels. Run on an idle machine.
+bench-eval: build
+	@for i in 1 2 3; do \
+		printf 'hce          '; $(BIN) bench hce | tail -1; \
+		printf 'nnue %-7s ' "$$($(BIN) --version | grep -o 'avx2\|scalar' | head -1)"; $(BIN) bench nnue | tail -1; \
+		printf 'nnue scalar  '; NULLWINDOW_SIMD=scalar $(BIN) bench nnue | tail -1; \
+	done
 
 # Perft of the start position and Kiwipete.
 perft: build

@@ -28,11 +28,13 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The fastest back end this CPU runs (detected once per process).
+    /// The fastest back end this CPU runs (detected once per process). The environment
+    /// variable `NULLWINDOW_SIMD=scalar` forces the portable kernels (to measure both).
     pub fn detect() -> Backend {
         static BEST: OnceLock<Backend> = OnceLock::new();
         *BEST.get_or_init(|| {
-            if Backend::Avx2.is_available() {
+            let forced_scalar = std::env::var("NULLWINDOW_SIMD").is_ok_and(|v| v == "scalar");
+            if !forced_scalar && Backend::Avx2.is_available() {
                 Backend::Avx2
             } else {
                 Backend::Scalar
