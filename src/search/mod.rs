@@ -15,6 +15,7 @@ pub mod smp;
 pub mod sss;
 pub mod stats;
 mod syzygy;
+pub mod wdl;
 
 use std::collections::HashMap;
 use std::sync::Arc;
