@@ -44,6 +44,9 @@ pub const INFINITE: i32 = 32001;
 pub const MATE_IN_MAX: i32 = MATE - MAX_PLY as i32;
 /// The draw score.
 pub const DRAW: i32 = 0;
+/// Root moves are reported as they start (`info currmove`) once the search has run this long
+/// (milliseconds), as in Stockfish: shorter searches would only flood the GUI.
+pub const CURRMOVE_AFTER_MS: u64 = 1000;
 
 /// Flags shared between the UCI thread and the search.
 #[derive(Debug, Default)]
@@ -192,6 +195,10 @@ pub struct IterationInfo {
 pub trait Reporter {
     /// A PV line of a completed (or cut) iteration.
     fn iteration(&mut self, info: &IterationInfo);
+    /// The main thread starts searching root move `mv` of iteration `depth`, the `number`-th
+    /// searched in this iteration (1-based, counted across the MultiPV lines). Sent only after
+    /// [`CURRMOVE_AFTER_MS`] of search.
+    fn current_move(&mut self, _depth: u32, _mv: Move, _number: usize) {}
     /// Statistics of the finished search.
     fn stats(&mut self, _stats: &SearchStats) {}
     /// A completed iteration: its depth, the root value and the statistics of the search so
@@ -310,6 +317,8 @@ pub struct Searcher {
     sss_max_states: usize,
     /// Syzygy tablebases: options and what they mean for this search.
     tb: syzygy::TbState,
+    /// Index of the MultiPV line the root search is working on (for `currmovenumber`).
+    pv_idx: usize,
 }
 
 impl Searcher {
@@ -352,6 +361,7 @@ impl Searcher {
             sss_hints: HashMap::new(),
             sss_max_states: sss::SSS_MAX_STATES,
             tb: syzygy::TbState::default(),
+            pv_idx: 0,
         }
     }
 
@@ -514,6 +524,7 @@ impl Searcher {
                 rm.nodes = 0;
             }
             for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
                 let d = depth as i32;
                 match opts.algorithm {
                     Algorithm::AlphaBeta | Algorithm::Pvs => {
@@ -525,6 +536,7 @@ impl Searcher {
                             -INFINITE,
                             INFINITE,
                             ctl,
+                            reporter,
                         );
                         root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
                     }
@@ -532,7 +544,7 @@ impl Searcher {
                         self.aspiration(&mut pos, &mut root_moves, pv_idx, d, ctl, reporter)
                     }
                     Algorithm::MtdF | Algorithm::MtdBi | Algorithm::MtSss | Algorithm::MtDual => {
-                        self.mtd(&mut pos, &mut root_moves, d, opts.algorithm, ctl)
+                        self.mtd(&mut pos, &mut root_moves, d, opts.algorithm, ctl, reporter)
                     }
                     Algorithm::Sss => self.sss(&mut pos, &mut root_moves, d, ctl),
                 }
@@ -633,7 +645,8 @@ impl Searcher {
         };
         loop {
             self.stats.root_searches += 1;
-            let score = self.search_root(pos, &mut root_moves[pv_idx..], depth, alpha, beta, ctl);
+            let root = &mut root_moves[pv_idx..];
+            let score = self.search_root(pos, root, depth, alpha, beta, ctl, reporter);
             // Stable sort: the best move first, the others keep their previous order.
             root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
             if self.stopped {
@@ -675,6 +688,7 @@ impl Searcher {
         depth: i32,
         algorithm: Algorithm,
         ctl: &SearchControl,
+        reporter: &mut dyn Reporter,
     ) {
         let guess = match root_moves[0].prev_score {
             s if s == -INFINITE => 0,
@@ -702,7 +716,7 @@ impl Searcher {
                 }
             };
             self.stats.root_searches += 1;
-            let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl);
+            let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl, reporter);
             root_moves.sort_by_key(|rm| -rm.score);
             if self.stopped {
                 return;

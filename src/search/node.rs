@@ -4,7 +4,8 @@
 use super::params::*;
 use super::syzygy::{TbProbe, clamp_to_tb};
 use super::{
-    DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl, Searcher,
+    CURRMOVE_AFTER_MS, DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, Reporter, RootMove,
+    SearchControl, Searcher,
 };
 use crate::history::bonus;
 use crate::movepick::{MovePicker, Stage, is_noisy};
@@ -46,6 +47,8 @@ impl Searcher {
 
     /// Searches the root moves with PVS inside (alpha, beta). Each move that becomes best gets
     /// its score and PV; the others get `-INFINITE` so that a stable sort keeps their order.
+    /// After the first second each move is reported to `reporter` as it starts (`currmove`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn search_root(
         &mut self,
         pos: &mut Position,
@@ -54,6 +57,7 @@ impl Searcher {
         mut alpha: i32,
         beta: i32,
         ctl: &SearchControl,
+        reporter: &mut dyn Reporter,
     ) -> i32 {
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -63,6 +67,11 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
+            // `info currmove`: only once the search is long enough for a GUI to show it (helper
+            // threads report to a silent reporter). Numbered across the MultiPV lines.
+            if self.elapsed_ms() > CURRMOVE_AFTER_MS {
+                reporter.current_move(depth as u32, m, self.pv_idx + i + 1);
+            }
             let quiet = !is_noisy(m) && !pos.gives_check(m);
             let nodes_before = self.nodes();
             self.play(pos, m, 0, false);

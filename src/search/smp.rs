@@ -267,6 +267,10 @@ impl Reporter for MainReporter<'_> {
     fn iteration_done(&mut self, depth: u32, score: i32, stats: &SearchStats) {
         self.inner.iteration_done(depth, score, stats);
     }
+
+    fn current_move(&mut self, depth: u32, mv: Move, number: usize) {
+        self.inner.current_move(depth, mv, number);
+    }
 }
 
 /// One thread's finished search, as the vote sees it.
