@@ -14,6 +14,7 @@ pub mod params;
 pub mod smp;
 pub mod sss;
 pub mod stats;
+pub mod strength;
 mod syzygy;
 pub mod wdl;
 
