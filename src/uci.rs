@@ -23,6 +23,8 @@ use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::nnue::{self, Network};
 use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
+use crate::search::strength::{self, LineRecorder, StrengthLimit};
+use crate::search::wdl::{self, Wdl};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
     SearchStats, SyzygyConfig, ThreadPool, uci_score,
@@ -47,6 +49,12 @@ const SYZYGY_PROBE_LIMIT: (&str, i64, i64, i64) = (
     MAX_TB_PIECES as i64,
     0,
     MAX_TB_PIECES as i64,
+);
+const UCI_ELO: (&str, i64, i64, i64) = (
+    "UCI_Elo",
+    strength::ELO_MAX as i64,
+    strength::ELO_MIN as i64,
+    strength::ELO_MAX as i64,
 );
 const BOOK_DEPTH: (&str, i64, i64, i64) = (
     "BookDepth",
@@ -115,6 +123,8 @@ enum Job {
         book: Option<Move>,
         /// The tablebases and their options.
         syzygy: SyzygyConfig,
+        /// What the `info` lines show and how strong the engine plays.
+        play: PlayOptions,
     },
     Perft {
         pos: Box<Position>,
@@ -127,16 +137,37 @@ enum Job {
     Quit,
 }
 
+/// Options of a `go` beyond the search's own: `UCI_ShowWDL`, `UCI_LimitStrength`, `UCI_Elo`.
+#[derive(Clone, Copy, Debug, Default)]
+struct PlayOptions {
+    /// `UCI_ShowWDL`: add `wdl W D L` to every `info ... score` line.
+    show_wdl: bool,
+    /// `UCI_LimitStrength` on: the limits of `UCI_Elo`.
+    strength: Option<StrengthLimit>,
+    /// `MultiPV` as the user set it (the search may run more lines for the strength noise).
+    shown_multipv: usize,
+}
+
 /// Formats search reports as UCI `info` lines.
 struct UciReporter {
     out: Output,
     mode: CastlingMode,
     debug: bool,
+    /// `UCI_ShowWDL`: the root's material for the WDL model; `None`: no `wdl` shown.
+    wdl_material: Option<i32>,
 }
 
 impl Reporter for UciReporter {
     fn iteration(&mut self, info: &IterationInfo) {
-        self.out.say(&format_info(info, self.mode));
+        let wdl = self.wdl_material.map(|m| wdl::wdl(info.score, m));
+        self.out.say(&format_info(info, self.mode, wdl));
+    }
+
+    fn current_move(&mut self, depth: u32, mv: Move, number: usize) {
+        self.out.say(&format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            move_to_uci(mv, self.mode)
+        ));
     }
 
     fn stats(&mut self, stats: &SearchStats) {
@@ -147,14 +178,17 @@ impl Reporter for UciReporter {
     }
 }
 
-/// One `info` line for a search report.
-pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
+/// One `info` line for a search report, with `wdl W D L` after the score when `wdl` is given.
+pub fn format_info(info: &IterationInfo, mode: CastlingMode, wdl: Option<Wdl>) -> String {
     let (mate, v) = uci_score(info.score);
     let score = if mate {
         format!("mate {v}")
     } else {
         format!("cp {v}")
     };
+    let wdl = wdl.map_or(String::new(), |w| {
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     let bound = match info.bound {
         ScoreBound::Exact => "",
         ScoreBound::Lower => " lowerbound",
@@ -163,12 +197,13 @@ pub fn format_info(info: &IterationInfo, mode: CastlingMode) -> String {
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(|&m| move_to_uci(m, mode)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{}{} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         score,
         bound,
+        wdl,
         info.nodes,
         nps,
         info.hashfull,
@@ -219,6 +254,7 @@ impl Worker {
                 debug,
                 book,
                 syzygy,
+                play,
             } => {
                 let mode = pos.castling_mode();
                 let result = match book {
@@ -241,11 +277,28 @@ impl Worker {
                             out: self.out.clone(),
                             mode,
                             debug,
+                            wdl_material: play.show_wdl.then(|| wdl::material(&pos)),
                         };
                         let pool = self.pool();
                         pool.set_syzygy(&syzygy);
-                        let r = pool.search(&pos, &limits, &opts, &ctl, &mut reporter);
-                        (r.best, r.ponder)
+                        match play.strength {
+                            // UCI_LimitStrength with noise: the move may be another line's.
+                            Some(s) if s.margin_cp > 0 => {
+                                let mut rec = LineRecorder::new(&mut reporter, play.shown_multipv);
+                                let r = pool.search(&pos, &limits, &opts, &ctl, &mut rec);
+                                let lines = rec.lines();
+                                match strength::choose(&lines, s.margin_cp, pos.key()) {
+                                    Some(i) => {
+                                        (lines[i].pv.first().copied(), lines[i].pv.get(1).copied())
+                                    }
+                                    None => (r.best, r.ponder),
+                                }
+                            }
+                            _ => {
+                                let r = pool.search(&pos, &limits, &opts, &ctl, &mut reporter);
+                                (r.best, r.ponder)
+                            }
+                        }
                     }
                 };
                 // In ponder and infinite mode `bestmove` waits for `stop` or `ponderhit`.
@@ -364,6 +417,12 @@ pub struct Uci {
     /// The tablebases and their options (`SyzygyPath`, `SyzygyProbeDepth`,
     /// `SyzygyProbeLimit`, `Syzygy50MoveRule`).
     syzygy: SyzygyConfig,
+    /// `UCI_ShowWDL`.
+    show_wdl: bool,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo` (used when `limit_strength`).
+    uci_elo: i32,
     /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
     searches: Vec<Arc<SearchControl>>,
     /// Searches and perfts sent and not yet answered.
@@ -451,6 +510,9 @@ impl Uci {
             debug: false,
             book: BookPlayer::default(),
             syzygy: SyzygyConfig::default(),
+            show_wdl: false,
+            limit_strength: false,
+            uci_elo: UCI_ELO.1 as i32,
             searches: Vec::new(),
             pending,
             out,
@@ -651,6 +713,12 @@ impl Uci {
             ));
         }
         self.say("option name Syzygy50MoveRule type check default true");
+        self.say("option name UCI_ShowWDL type check default false");
+        self.say("option name UCI_LimitStrength type check default false");
+        let (name, def, min, max) = UCI_ELO;
+        self.say(&format!(
+            "option name {name} type spin default {def} min {min} max {max}"
+        ));
         self.say("uciok");
     }
 
@@ -827,6 +895,22 @@ impl Uci {
                     self.syzygy.rule50 = b;
                 }
             }
+            // What info lines show, how strong the engine plays.
+            "uci_showwdl" => {
+                if let Some(b) = check("UCI_ShowWDL") {
+                    self.show_wdl = b;
+                }
+            }
+            "uci_limitstrength" => {
+                if let Some(b) = check("UCI_LimitStrength") {
+                    self.limit_strength = b;
+                }
+            }
+            "uci_elo" => {
+                if let Some(n) = spin(UCI_ELO) {
+                    self.uci_elo = n as i32;
+                }
+            }
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
@@ -982,6 +1066,18 @@ impl Uci {
         let Ok(mut limits) = parse_go(args, &self.pos, &self.out) else {
             return;
         };
+        // UCI_LimitStrength: the node budget and depth cap of UCI_Elo narrow the limits.
+        let strength = (self.limit_strength && limits.perft.is_none()).then(|| {
+            let s = StrengthLimit::from_elo(self.uci_elo);
+            s.apply(&mut limits);
+            if self.debug {
+                self.say(&format!(
+                    "info string strength elo {} nodes {} depth {} margin {}",
+                    s.elo, s.nodes, s.depth, s.margin_cp
+                ));
+            }
+            s
+        });
         if self.sandbox {
             limits.infinite = false;
             limits.ponder = false;
@@ -1015,7 +1111,7 @@ impl Uci {
                 .pick(&self.pos, &limits.searchmoves, &mut rand::rng())
         };
         let opts = SearchOptions {
-            multipv: self.multipv,
+            multipv: strength.map_or(self.multipv, |s| s.search_multipv(self.multipv)),
             move_overhead_ms: self.move_overhead,
             features: self.features,
             algorithm: self.algorithm,
@@ -1029,6 +1125,11 @@ impl Uci {
             debug: self.debug,
             book,
             syzygy: self.syzygy.clone(),
+            play: PlayOptions {
+                show_wdl: self.show_wdl,
+                strength,
+                shown_multipv: self.multipv,
+            },
         });
     }
 }
