@@ -1,10 +1,12 @@
-//! Staged move picker: TT move, good captures (MVV-LVA, SEE ≥ 0), quiet queen promotions,
-//! killers, counter move, quiets by history, bad captures. In check: all evasions, ordered the
-//! same way. The quiescence picker yields only captures and queen promotions.
+//! Staged move picker: TT move, good captures (MVV-LVA plus capture history, SEE ≥ 0), quiet
+//! queen promotions, killers, counter move, quiets by butterfly plus continuation history, bad
+//! captures. In check: all evasions, ordered the same way. The quiescence picker yields only
+//! captures and queen promotions.
 
 use crate::eval::role_value;
-use crate::history::History;
+use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Move, MoveList, Position, Role};
+use crate::search::params::CAPTHIST_ORDER_DIVISOR;
 
 /// Where the picker is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,6 +44,10 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    /// Continuation rows for quiet ordering ([`NO_CONT`]: butterfly history only).
+    cont: ContContext,
+    /// Whether captures are ordered by capture history too.
+    capthist: bool,
     moves: MoveList,
     scores: [i32; 256],
     idx: usize,
@@ -53,12 +59,16 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Picker for a main-search node.
+    /// Picker for a main-search node: quiets are ordered by the butterfly history plus the
+    /// continuation rows of `cont`, captures by MVV-LVA plus, with `capthist`, the capture
+    /// history.
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
+        cont: ContContext,
+        capthist: bool,
     ) -> MovePicker {
         let stage = if pos.is_check() {
             Stage::GenEvasions
@@ -70,6 +80,8 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            cont,
+            capthist,
             moves: MoveList::new(),
             scores: [0; 256],
             idx: 0,
@@ -81,10 +93,21 @@ impl MovePicker {
     }
 
     /// Picker for a quiescence node: captures and queen promotions (all evasions in check).
-    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
-        let mut p = MovePicker::new(pos, tt_move, [None; 2], None);
+    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>, capthist: bool) -> MovePicker {
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None, NO_CONT, capthist);
         p.qsearch = true;
         p
+    }
+
+    /// Ordering score of a capture or promotion: MVV-LVA, plus the capture history when on.
+    #[inline]
+    fn capture_score(&self, pos: &Position, history: &History, m: Move) -> i32 {
+        let hist = if self.capthist {
+            history.capture_score(pos.turn(), m) / CAPTHIST_ORDER_DIVISOR
+        } else {
+            0
+        };
+        mvv_lva(m) + hist
     }
 
     /// The current stage.
@@ -127,7 +150,7 @@ impl MovePicker {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
                     for i in 0..self.moves.len() {
-                        self.scores[i] = mvv_lva(self.moves[i]);
+                        self.scores[i] = self.capture_score(pos, history, self.moves[i]);
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
@@ -176,7 +199,7 @@ impl MovePicker {
                         } else if Some(m) == self.counter {
                             COUNTER
                         } else {
-                            history.score(us, m)
+                            history.quiet_score(&self.cont, us, m)
                         };
                     }
                     self.idx = 0;
@@ -217,13 +240,13 @@ impl MovePicker {
                         self.scores[i] = if Some(m) == self.tt_move {
                             TT_SCORE
                         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
-                            CAPTURE + mvv_lva(m)
+                            CAPTURE + self.capture_score(pos, history, m)
                         } else if Some(m) == self.killers[0] {
                             KILLER_1
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.score(us, m)
+                            history.quiet_score(&self.cont, us, m)
                         };
                     }
                     self.idx = 0;
@@ -281,7 +304,7 @@ mod tests {
         // Use the last legal move as a fake TT move and two others as killers.
         let tt = legal.last().copied();
         let killers = [legal.first().copied(), legal.get(1).copied()];
-        let mut picker = MovePicker::new(pos, tt, killers, legal.get(2).copied());
+        let mut picker = MovePicker::new(pos, tt, killers, legal.get(2).copied(), NO_CONT, true);
         let mut seen = Vec::new();
         let mut n = 0;
         while let Some(m) = picker.next(pos, h) {
@@ -327,7 +350,7 @@ mod tests {
         )
         .unwrap();
         assert!(!pos.is_check());
-        let mut p = MovePicker::new_qsearch(&pos, None);
+        let mut p = MovePicker::new_qsearch(&pos, None, true);
         let mut n = 0;
         while let Some(m) = p.next(&pos, &h) {
             assert!(is_noisy(m), "{m:?}");

@@ -5,7 +5,7 @@ use super::params::*;
 use super::{
     DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, RootMove, SearchControl, Searcher,
 };
-use crate::history::bonus;
+use crate::history::{ContContext, ContKey, NO_CONT, bonus};
 use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
@@ -137,6 +137,19 @@ impl Searcher {
         best
     }
 
+    /// The continuation rows of a node at `ply`: the moves 1, 2 and 4 plies back (none for a
+    /// null move, before the root, or with continuation history off).
+    #[inline]
+    fn cont_context(&self, ply: usize) -> ContContext {
+        if !self.features.cont_history {
+            return NO_CONT;
+        }
+        [1, 2, 4].map(|back| {
+            let f = self.stack.get(ply.checked_sub(back)?)?;
+            Some(ContKey::new(f.piece?, f.mv?))
+        })
+    }
+
     #[inline]
     fn lmr_at(&self, depth: i32, moves: usize) -> i32 {
         self.lmr[(depth as usize).min(63)][moves.min(63)]
@@ -208,7 +221,10 @@ impl Searcher {
                     && let Some(m) = tt_move
                     && !is_noisy(m)
                 {
-                    self.history.update(pos.turn(), m, bonus(depth));
+                    let us = pos.turn();
+                    self.history.update(us, m, bonus(depth));
+                    let cont = self.cont_context(ply);
+                    self.history.update_cont(&cont, us, m, bonus(depth));
                 }
                 return tt_score;
             }
@@ -330,7 +346,8 @@ impl Searcher {
                     e.depth as i32 > depth - PROBCUT_REDUCTION && tt_score < rbeta
                 }))
             {
-                let mut picker = MovePicker::new_qsearch(pos, tt_move.filter(|m| is_noisy(*m)));
+                let mut picker =
+                    MovePicker::new_qsearch(pos, tt_move.filter(|m| is_noisy(*m)), false);
                 while let Some(m) = picker.next(pos, &self.history) {
                     if !pos.see_ge(m, rbeta - eval) {
                         continue;
@@ -410,7 +427,8 @@ impl Searcher {
         } else {
             [None; 2]
         };
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter);
+        let cont = self.cont_context(ply);
+        let mut picker = MovePicker::new(pos, tt_move, killers, counter, cont, false);
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -608,7 +626,15 @@ impl Searcher {
                         let idx = (moves_tried - 1).min(7);
                         self.stats.cutoffs_by_index[idx] += 1;
                         if quiet {
-                            self.reward_quiet(pos, ply, depth, m, &quiets_tried[..n_quiets], prev);
+                            self.reward_quiet(
+                                pos,
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried[..n_quiets],
+                                prev,
+                                &cont,
+                            );
                         }
                         break;
                     }
@@ -643,8 +669,9 @@ impl Searcher {
         best_score
     }
 
-    /// History bonus for the quiet move that cut, malus for the quiets tried before it; killer
-    /// and counter-move updates.
+    /// History bonus for the quiet move that cut, malus for the quiets tried before it (in the
+    /// butterfly table and in the continuation rows of `cont`); killer and counter-move updates.
+    #[allow(clippy::too_many_arguments)]
     fn reward_quiet(
         &mut self,
         pos: &Position,
@@ -653,15 +680,22 @@ impl Searcher {
         m: Move,
         tried: &[Option<Move>],
         prev: Option<(Move, crate::position::Piece)>,
+        cont: &ContContext,
     ) {
         let us = pos.turn();
+        let b = bonus(depth);
         if self.features.history {
-            let b = bonus(depth);
             self.history.update(us, m, b);
             for q in tried.iter().flatten() {
                 if *q != m {
                     self.history.update(us, *q, -b);
                 }
+            }
+        }
+        self.history.update_cont(cont, us, m, b);
+        for q in tried.iter().flatten() {
+            if *q != m {
+                self.history.update_cont(cont, us, *q, -b);
             }
         }
         let k = &mut self.stack[ply].killers;
@@ -740,7 +774,7 @@ impl Searcher {
             best_score = stand_pat;
         }
 
-        let mut picker = MovePicker::new_qsearch(pos, tt_move);
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, false);
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {

@@ -93,3 +93,12 @@ pub const ETC_DEPTH: i32 = 6;
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
+
+/// Continuation history: weights, in halves, of the rows of the moves 1, 2 and 4 plies back
+/// in a quiet move's ordering score (the butterfly score counts once).
+pub const CONTHIST_ORDER_WEIGHTS: [i32; 3] = [2, 2, 1];
+
+/// Capture history: its bonus per cutoff is the butterfly bonus times this, in halves.
+pub const CAPTHIST_BONUS_SCALE: i32 = 2;
+/// Capture history: the picker orders captures by `MVV-LVA + capture history / this`.
+pub const CAPTHIST_ORDER_DIVISOR: i32 = 8;

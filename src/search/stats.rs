@@ -132,6 +132,9 @@ pub struct Features {
     pub counter: bool,
     /// History heuristic.
     pub history: bool,
+    /// Continuation history: quiet moves ordered (and rewarded) by the moves 1, 2 and 4
+    /// plies back too.
+    pub cont_history: bool,
     /// Delta pruning in quiescence.
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
@@ -146,9 +149,9 @@ pub struct Features {
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 18] = [
+pub const FEATURE_NAMES: [&str; 19] = [
     "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "delta", "qssee", "ttdeeper",
+    "checkext", "etc", "killers", "counter", "history", "conthist", "delta", "qssee", "ttdeeper",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -182,6 +185,7 @@ impl Features {
             killers: true,
             counter: true,
             history: true,
+            cont_history: true,
             delta: true,
             qs_see: true,
             tt_deeper: true,
@@ -209,6 +213,7 @@ impl Features {
             killers: true,
             counter: true,
             history: true,
+            cont_history: true,
             delta: false,
             qs_see: false,
             tt_deeper: false,
@@ -242,6 +247,7 @@ impl Features {
             "killers" => &mut self.killers,
             "counter" => &mut self.counter,
             "history" => &mut self.history,
+            "conthist" => &mut self.cont_history,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
             "ttdeeper" => &mut self.tt_deeper,
