@@ -7,7 +7,7 @@ use super::{
 };
 use crate::history::{ContContext, ContKey, NO_CONT, bonus};
 use crate::movepick::{MovePicker, Stage, is_noisy};
-use crate::position::{Move, Position};
+use crate::position::{Color, Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
 /// Ordering score of a root move before the first iteration: TT move, captures by victim,
@@ -346,8 +346,11 @@ impl Searcher {
                     e.depth as i32 > depth - PROBCUT_REDUCTION && tt_score < rbeta
                 }))
             {
-                let mut picker =
-                    MovePicker::new_qsearch(pos, tt_move.filter(|m| is_noisy(*m)), false);
+                let mut picker = MovePicker::new_qsearch(
+                    pos,
+                    tt_move.filter(|m| is_noisy(*m)),
+                    self.features.capt_history,
+                );
                 while let Some(m) = picker.next(pos, &self.history) {
                     if !pos.see_ge(m, rbeta - eval) {
                         continue;
@@ -428,13 +431,22 @@ impl Searcher {
             [None; 2]
         };
         let cont = self.cont_context(ply);
-        let mut picker = MovePicker::new(pos, tt_move, killers, counter, cont, false);
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            killers,
+            counter,
+            cont,
+            self.features.capt_history,
+        );
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
         let mut moves_tried = 0usize;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0usize;
+        let mut noisy_tried: [Option<Move>; 32] = [None; 32];
+        let mut n_noisy = 0usize;
         let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
@@ -534,6 +546,9 @@ impl Searcher {
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = Some(m);
                 n_quiets += 1;
+            } else if !quiet && n_noisy < noisy_tried.len() {
+                noisy_tried[n_noisy] = Some(m);
+                n_noisy += 1;
             }
             let new_depth = depth - 1 + ext;
 
@@ -636,6 +651,9 @@ impl Searcher {
                                 &cont,
                             );
                         }
+                        if self.features.capt_history {
+                            self.reward_capture(us, depth, m, &noisy_tried[..n_noisy]);
+                        }
                         break;
                     }
                 }
@@ -708,6 +726,20 @@ impl Searcher {
         }
     }
 
+    /// Capture history after a cutoff: bonus to the noisy move that cut (if it is one), malus
+    /// to the noisy moves tried before it (whatever cut).
+    fn reward_capture(&mut self, us: Color, depth: i32, m: Move, tried: &[Option<Move>]) {
+        let b = bonus(depth);
+        if is_noisy(m) {
+            self.history.update_capture(us, m, b);
+        }
+        for c in tried.iter().flatten() {
+            if *c != m {
+                self.history.update_capture(us, *c, -b);
+            }
+        }
+    }
+
     /// Quiescence search: stand pat, captures and queen promotions (all evasions in check),
     /// SEE and delta pruning, TT probe and store.
     pub(super) fn quiescence<const PV: bool>(
@@ -774,7 +806,7 @@ impl Searcher {
             best_score = stand_pat;
         }
 
-        let mut picker = MovePicker::new_qsearch(pos, tt_move, false);
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, self.features.capt_history);
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {

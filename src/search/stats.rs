@@ -135,6 +135,9 @@ pub struct Features {
     /// Continuation history: quiet moves ordered (and rewarded) by the moves 1, 2 and 4
     /// plies back too.
     pub cont_history: bool,
+    /// Capture history: captures ordered by MVV-LVA plus what (piece, to, victim) earned in
+    /// earlier cutoffs.
+    pub capt_history: bool,
     /// Delta pruning in quiescence.
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
@@ -149,9 +152,10 @@ pub struct Features {
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 19] = [
+pub const FEATURE_NAMES: [&str; 20] = [
     "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "conthist", "delta", "qssee", "ttdeeper",
+    "checkext", "etc", "killers", "counter", "history", "conthist", "capthist", "delta", "qssee",
+    "ttdeeper",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -186,6 +190,7 @@ impl Features {
             counter: true,
             history: true,
             cont_history: true,
+            capt_history: true,
             delta: true,
             qs_see: true,
             tt_deeper: true,
@@ -214,6 +219,7 @@ impl Features {
             counter: true,
             history: true,
             cont_history: true,
+            capt_history: true,
             delta: false,
             qs_see: false,
             tt_deeper: false,
@@ -248,6 +254,7 @@ impl Features {
             "counter" => &mut self.counter,
             "history" => &mut self.history,
             "conthist" => &mut self.cont_history,
+            "capthist" => &mut self.capt_history,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
             "ttdeeper" => &mut self.tt_deeper,
