@@ -455,7 +455,15 @@ impl Searcher {
             }
             let quiet = !is_noisy(m);
             let checks = quiet && pos.gives_check(m);
-            let hist = if quiet { self.history.score(us, m) } else { 0 };
+            // Plies of LMR that a quiet move's history takes off (adds, when bad): butterfly
+            // history, or with `histlmr` butterfly plus continuation (the ordering score).
+            let hist_plies = if !quiet {
+                0
+            } else if self.features.hist_lmr {
+                self.history.quiet_score(&cont, us, m) / LMR_CONTHIST_DIVISOR
+            } else {
+                self.history.score(us, m) / LMR_HISTORY_DIVISOR
+            };
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
@@ -479,6 +487,20 @@ impl Searcher {
                         // still be searched.
                         self.stats.moves_pruned += 1;
                         continue;
+                    }
+                    // Quiet-history pruning: the replies to the last two moves that went
+                    // badly before go badly here.
+                    if self.features.hist_prune
+                        && depth <= HISTPRUNE_DEPTH
+                        && !in_check
+                        && !checks
+                        && moves_tried > 0
+                    {
+                        let c = self.history.cont_scores(&cont, us, m);
+                        if c[0] + c[1] < -HISTPRUNE_MARGIN * depth {
+                            self.stats.moves_pruned += 1;
+                            continue;
+                        }
                     }
                 }
                 if self.features.see_pruning && depth <= SEE_DEPTH && moves_tried > 0 {
@@ -592,9 +614,7 @@ impl Searcher {
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
-                    if quiet {
-                        r -= hist / LMR_HISTORY_DIVISOR;
-                    }
+                    r -= hist_plies;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax::<false>(

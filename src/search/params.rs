@@ -73,6 +73,15 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// Late move reductions: history points per ply of reduction removed or added.
 pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+/// Late move reductions with `histlmr`: points of butterfly plus continuation history (the
+/// quiet ordering score) per ply of reduction removed or added, instead of the above.
+pub const LMR_CONTHIST_DIVISOR: i32 = 10000;
+
+/// Quiet-history pruning: applies at depth ≤ this.
+pub const HISTPRUNE_DEPTH: i32 = 3;
+/// Quiet-history pruning: a quiet move whose continuation history (1 and 2 plies back) is
+/// below `-HISTPRUNE_MARGIN · depth` is skipped.
+pub const HISTPRUNE_MARGIN: i32 = 2000;
 
 /// Singular extensions: minimum depth.
 pub const SE_DEPTH: i32 = 7;

@@ -138,6 +138,12 @@ pub struct Features {
     /// Capture history: captures ordered by MVV-LVA plus what (piece, to, victim) earned in
     /// earlier cutoffs.
     pub capt_history: bool,
+    /// Late move reductions read the butterfly plus continuation history of a quiet move
+    /// (off: the butterfly history only).
+    pub hist_lmr: bool,
+    /// Quiet-history pruning: late quiets with a very bad continuation history are skipped
+    /// at low depth.
+    pub hist_prune: bool,
     /// Delta pruning in quiescence.
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
@@ -152,9 +158,28 @@ pub struct Features {
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 20] = [
-    "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "conthist", "capthist", "delta", "qssee",
+pub const FEATURE_NAMES: [&str; 22] = [
+    "nmp",
+    "rfp",
+    "razoring",
+    "futility",
+    "lmp",
+    "see",
+    "lmr",
+    "iir",
+    "probcut",
+    "singular",
+    "checkext",
+    "etc",
+    "killers",
+    "counter",
+    "history",
+    "conthist",
+    "capthist",
+    "histlmr",
+    "histprune",
+    "delta",
+    "qssee",
     "ttdeeper",
 ];
 
@@ -191,6 +216,8 @@ impl Features {
             history: true,
             cont_history: true,
             capt_history: true,
+            hist_lmr: true,
+            hist_prune: true,
             delta: true,
             qs_see: true,
             tt_deeper: true,
@@ -220,6 +247,8 @@ impl Features {
             history: true,
             cont_history: true,
             capt_history: true,
+            hist_lmr: false,
+            hist_prune: false,
             delta: false,
             qs_see: false,
             tt_deeper: false,
@@ -255,6 +284,8 @@ impl Features {
             "history" => &mut self.history,
             "conthist" => &mut self.cont_history,
             "capthist" => &mut self.capt_history,
+            "histlmr" => &mut self.hist_lmr,
+            "histprune" => &mut self.hist_prune,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
             "ttdeeper" => &mut self.tt_deeper,
