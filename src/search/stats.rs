@@ -347,5 +347,15 @@ mod tests {
         let none = Features::parse("none").unwrap();
         assert!(!none.lmr && !none.history && !none.killers && !none.tt_deeper);
         assert!(!Features::pure().tt_deeper && Features::all().tt_deeper);
+        let f = Features::parse("all -conthist -capthist -histlmr -histprune").unwrap();
+        assert!(!f.cont_history && !f.capt_history && !f.hist_lmr && !f.hist_prune && f.history);
+        // Every name parses, and `none` switches all of them off.
+        for name in FEATURE_NAMES {
+            assert!(
+                Features::parse(&format!("none +{name}")).unwrap() != none,
+                "{name}"
+            );
+        }
+        assert!(Features::pure().cont_history && !Features::pure().hist_prune);
     }
 }
