@@ -6,7 +6,7 @@
 use crate::eval::role_value;
 use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Move, MoveList, Position, Role};
-use crate::search::params::CAPTHIST_ORDER_DIVISOR;
+use crate::search::params::{CAPTHIST_ORDER_DIVISOR, CAPTHIST_SEE_DIVISOR};
 
 /// Where the picker is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,6 +110,17 @@ impl MovePicker {
         mvv_lva(m) + hist
     }
 
+    /// SEE a capture needs to count as good: 0, or with capture history the less the better
+    /// its history (a capture that kept cutting may lose a little material by SEE).
+    #[inline]
+    fn good_capture_threshold(&self, pos: &Position, history: &History, m: Move) -> i32 {
+        if self.capthist {
+            -history.capture_score(pos.turn(), m) / CAPTHIST_SEE_DIVISOR
+        } else {
+            0
+        }
+    }
+
     /// The current stage.
     pub fn stage(&self) -> Stage {
         self.stage
@@ -160,7 +171,9 @@ impl MovePicker {
                         if Some(m) == self.tt_move {
                             continue;
                         }
-                        if !self.qsearch && !pos.see_ge(m, 0) {
+                        if !self.qsearch
+                            && !pos.see_ge(m, self.good_capture_threshold(pos, history, m))
+                        {
                             self.bad.push(m);
                             continue;
                         }
@@ -338,6 +351,47 @@ mod tests {
             let expected = perft(&mut pos, depth);
             assert_eq!(picker_perft(&mut pos, depth, &h), expected, "{fen}");
         }
+    }
+
+    /// A quiet move that the continuation history likes after the previous move comes first
+    /// among the quiets, even against a better butterfly score; without the context it does
+    /// not.
+    #[test]
+    fn continuation_history_orders_quiets() {
+        use crate::history::ContKey;
+        use crate::position::{Color, Piece, Square};
+        let mut h = History::default();
+        let pos = Position::from_fen(crate::position::START_FEN, false).unwrap();
+        let e4 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .unwrap();
+        let nf3 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::F3)
+            .unwrap();
+        let prev = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E5,
+            promotion: None,
+        };
+        let pawn = Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        };
+        let ctx = [Some(ContKey::new(pawn, prev)), None, None];
+        h.update(Color::White, e4, 1000);
+        h.update_cont(&ctx, Color::White, nf3, 4000);
+        let first_quiet = |cont| {
+            let mut p = MovePicker::new(&pos, None, [None; 2], None, cont, true);
+            p.next(&pos, &h).unwrap()
+        };
+        assert_eq!(first_quiet(ctx), nf3);
+        assert_eq!(first_quiet(NO_CONT), e4);
     }
 
     #[test]

@@ -111,3 +111,6 @@ pub const CONTHIST_ORDER_WEIGHTS: [i32; 3] = [2, 2, 1];
 pub const CAPTHIST_BONUS_SCALE: i32 = 2;
 /// Capture history: the picker orders captures by `MVV-LVA + capture history / this`.
 pub const CAPTHIST_ORDER_DIVISOR: i32 = 8;
+/// Capture history: a capture is good (searched before the quiets) when its SEE is at least
+/// `-capture history / this`.
+pub const CAPTHIST_SEE_DIVISOR: i32 = 64;
