@@ -138,7 +138,8 @@ impl Searcher {
     }
 
     /// The continuation rows of a node at `ply`: the moves 1, 2 and 4 plies back (none for a
-    /// null move, before the root, or with continuation history off).
+    /// null move, before the root, or with continuation history off). Continuation history:
+    /// +29.6 [+10.0, +49.4] Elo at 10k nodes/move, 800 games.
     #[inline]
     fn cont_context(&self, ply: usize) -> ContContext {
         if !self.features.cont_history {
@@ -456,7 +457,8 @@ impl Searcher {
             let quiet = !is_noisy(m);
             let checks = quiet && pos.gives_check(m);
             // Plies of LMR that a quiet move's history takes off (adds, when bad): butterfly
-            // history, or with `histlmr` butterfly plus continuation (the ordering score).
+            // history, or with `histlmr` butterfly plus continuation (the ordering score;
+            // −10.0 [−28.6, +8.5] at 10k nodes/move, 800 games: off by default).
             let hist_plies = if !quiet {
                 0
             } else if self.features.hist_lmr {
@@ -489,7 +491,8 @@ impl Searcher {
                         continue;
                     }
                     // Quiet-history pruning: the replies to the last two moves that went
-                    // badly before go badly here.
+                    // badly before go badly here (+11.3 [−6.4, +29.1] at 10k nodes/move,
+                    // 800 games: level, off by default).
                     if self.features.hist_prune
                         && depth <= HISTPRUNE_DEPTH
                         && !in_check
@@ -747,7 +750,8 @@ impl Searcher {
     }
 
     /// Capture history after a cutoff: bonus to the noisy move that cut (if it is one), malus
-    /// to the noisy moves tried before it (whatever cut).
+    /// to the noisy moves tried before it (whatever cut). Capture history (ordering and SEE
+    /// threshold): +9.6 [−9.0, +28.1] at 10k nodes/move, 800 games: level, off by default.
     fn reward_capture(&mut self, us: Color, depth: i32, m: Move, tried: &[Option<Move>]) {
         let b = bonus(depth);
         if is_noisy(m) {

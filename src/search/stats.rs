@@ -184,9 +184,10 @@ pub const FEATURE_NAMES: [&str; 22] = [
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
-/// games measured a loss with them (README, technique table): ETC, −46 Elo at 5+0.05 over 400
-/// games against the same build without it.
-pub const OFF_BY_DEFAULT: [&str; 1] = ["etc"];
+/// games measured a loss with them or no gain (README, technique table): ETC, −46 Elo at
+/// 5+0.05 over 400 games against the same build without it; capture history, history in LMR
+/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each.
+pub const OFF_BY_DEFAULT: [&str; 4] = ["etc", "capthist", "histlmr", "histprune"];
 
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
@@ -337,6 +338,7 @@ mod tests {
         assert_eq!(Features::parse("default").unwrap(), Features::default());
         assert_eq!(Features::parse("all").unwrap(), Features::all());
         assert!(Features::all().etc && !Features::default().etc && Features::default().lmr);
+        assert!(Features::default().cont_history && !Features::default().capt_history);
         assert!(Features::parse("default +etc").unwrap().etc);
         let f = Features::parse("all -etc -probcut").unwrap();
         assert!(!f.etc && !f.probcut && f.lmr);
