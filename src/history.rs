@@ -1,6 +1,10 @@
-//! Move-ordering memory: butterfly history with gravity, killer moves, counter moves.
+//! Move-ordering memory: butterfly history with gravity, continuation history, capture
+//! history, killer moves, counter moves.
+//!
+//! Every table is per [`History`], and a `History` belongs to one searcher (one thread).
 
-use crate::position::{Color, Move, Piece};
+use crate::position::{Color, Move, Piece, Role};
+use crate::search::params::{CAPTHIST_BONUS_SCALE, CONTHIST_ORDER_WEIGHTS};
 
 /// Largest magnitude a history score reaches (gravity keeps it inside).
 pub const HISTORY_MAX: i32 = 16384;
@@ -20,9 +24,59 @@ fn piece_index(p: Piece) -> usize {
     (p.role as usize - 1) * 2 + p.color as usize
 }
 
+/// Index of what a noisy move takes: 0 nothing (a quiet queen promotion), else the role
+/// (en passant takes a pawn).
+#[inline]
+fn captured_index(m: Move) -> usize {
+    match m {
+        Move::EnPassant { .. } => Role::Pawn as usize,
+        _ => m.capture().map_or(0, |r| r as usize),
+    }
+}
+
+/// Adds `bonus` (negative: malus) to a history entry with gravity: the entry moves towards
+/// ±[`HISTORY_MAX`] by less the closer it already is, so it never leaves that range and old
+/// information decays.
+#[inline]
+fn gravity(e: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *e as i32;
+    *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+}
+
+/// A move made earlier on the search path, as the continuation history sees it: the piece
+/// that moved and its destination (castling: the rook's square). It selects one row of the
+/// continuation table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContKey(u16);
+
+impl ContKey {
+    /// The key of move `m` made by `piece`.
+    #[inline]
+    pub fn new(piece: Piece, m: Move) -> ContKey {
+        ContKey((piece_index(piece) * 64 + from_to(m).1) as u16)
+    }
+}
+
+/// The moves 1, 2 and 4 plies back, in that order, whose continuation rows score and learn
+/// from a quiet move. `None`: no such move (near the root, a null move) or continuation
+/// history switched off.
+pub type ContContext = [Option<ContKey>; 3];
+
+/// No continuation context.
+pub const NO_CONT: ContContext = [None; 3];
+
+/// One continuation row: a score for every (piece, destination) of the reply.
+type ContRow = [[i16; 64]; 12];
+
 /// History tables, kept across the searches of one game.
 pub struct History {
     butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Continuation history: row [`ContKey`] of the earlier move, then (piece, to) of the
+    /// quiet move (12·64 rows of 12·64 entries, 1.2 MB).
+    cont: Box<[ContRow]>,
+    /// Capture history: (moving piece, to, captured role or 0) of a noisy move.
+    capture: Box<[[[i16; 7]; 64]; 12]>,
     counter: Box<[[Option<Move>; 64]; 12]>,
 }
 
@@ -30,6 +84,9 @@ impl Default for History {
     fn default() -> Self {
         History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            // Built on the heap: a 1.2 MB array would go through the stack first.
+            cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
+            capture: Box::new([[[0; 7]; 64]; 12]),
             counter: Box::new([[None; 64]; 12]),
         }
     }
@@ -41,22 +98,83 @@ impl History {
         *self = History::default();
     }
 
-    /// History score of a quiet move.
+    /// Butterfly history score of a quiet move.
     #[inline]
     pub fn score(&self, us: Color, m: Move) -> i32 {
         let (f, t) = from_to(m);
         self.butterfly[us as usize][f][t] as i32
     }
 
-    /// Adds `bonus` (negative: malus) with gravity, so scores stay within ±[`HISTORY_MAX`]
-    /// and old information decays.
+    /// Adds `bonus` (negative: malus) to the butterfly score of `m` with gravity, so scores
+    /// stay within ±[`HISTORY_MAX`] and old information decays.
     #[inline]
     pub fn update(&mut self, us: Color, m: Move, bonus: i32) {
         let (f, t) = from_to(m);
-        let e = &mut self.butterfly[us as usize][f][t];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *e as i32;
-        *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+        gravity(&mut self.butterfly[us as usize][f][t], bonus);
+    }
+
+    /// The continuation scores of quiet move `m` by `us` after the moves of `ctx` (0 where
+    /// `ctx` has no move), in the order of `ctx`.
+    #[inline]
+    pub fn cont_scores(&self, ctx: &ContContext, us: Color, m: Move) -> [i32; 3] {
+        let (p, t) = (
+            piece_index(Piece {
+                color: us,
+                role: m.role(),
+            }),
+            from_to(m).1,
+        );
+        ctx.map(|k| k.map_or(0, |k| self.cont[k.0 as usize][p][t] as i32))
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
+    /// ([`CONTHIST_ORDER_WEIGHTS`], in halves).
+    #[inline]
+    pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move) -> i32 {
+        let c = self.cont_scores(ctx, us, m);
+        let mut s = 0;
+        for (v, w) in c.iter().zip(CONTHIST_ORDER_WEIGHTS) {
+            s += v * w;
+        }
+        self.score(us, m) + s / 2
+    }
+
+    /// Adds `bonus` (negative: malus) to the continuation entries of quiet move `m` by `us`
+    /// in every row `ctx` names, with gravity.
+    #[inline]
+    pub fn update_cont(&mut self, ctx: &ContContext, us: Color, m: Move, bonus: i32) {
+        let (p, t) = (
+            piece_index(Piece {
+                color: us,
+                role: m.role(),
+            }),
+            from_to(m).1,
+        );
+        for k in ctx.iter().flatten() {
+            gravity(&mut self.cont[k.0 as usize][p][t], bonus);
+        }
+    }
+
+    /// Capture history score of noisy move `m` by `us`.
+    #[inline]
+    pub fn capture_score(&self, us: Color, m: Move) -> i32 {
+        let p = piece_index(Piece {
+            color: us,
+            role: m.role(),
+        });
+        self.capture[p][from_to(m).1][captured_index(m)] as i32
+    }
+
+    /// Adds `bonus` (negative: malus), times [`CAPTHIST_BONUS_SCALE`] / 2, to the capture
+    /// history of noisy move `m` by `us`, with gravity.
+    #[inline]
+    pub fn update_capture(&mut self, us: Color, m: Move, bonus: i32) {
+        let p = piece_index(Piece {
+            color: us,
+            role: m.role(),
+        });
+        let e = &mut self.capture[p][from_to(m).1][captured_index(m)];
+        gravity(e, bonus * CAPTHIST_BONUS_SCALE / 2);
     }
 
     /// The move that last refuted `prev` (a move by `prev_piece` to its square).
@@ -103,5 +221,172 @@ mod tests {
         }
         assert!(h.score(Color::White, m) >= -HISTORY_MAX);
         assert_eq!(h.score(Color::Black, m), 0);
+    }
+}
+
+#[cfg(test)]
+mod random_tests {
+    use super::*;
+    use crate::position::Square;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    const ROLES: [Role; 6] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
+    fn random_move(rng: &mut StdRng, capture: bool) -> Move {
+        Move::Normal {
+            role: ROLES[rng.random_range(0..6)],
+            from: Square::new(rng.random_range(0..64)),
+            capture: capture.then(|| ROLES[rng.random_range(0..5)]),
+            to: Square::new(rng.random_range(0..64)),
+            promotion: None,
+        }
+    }
+
+    fn random_color(rng: &mut StdRng) -> Color {
+        if rng.random_bool(0.5) {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    fn in_bounds(v: i16) -> bool {
+        (-HISTORY_MAX..=HISTORY_MAX).contains(&(v as i32))
+    }
+
+    /// Random bonuses and maluses, many beyond the clamp, on a few hot entries and many
+    /// cold ones: no entry of any table ever leaves ±HISTORY_MAX.
+    #[test]
+    fn every_table_stays_bounded_under_random_updates() {
+        let mut rng = StdRng::seed_from_u64(23);
+        let mut h = History::default();
+        let hot: Vec<Move> = (0..4).map(|_| random_move(&mut rng, false)).collect();
+        let hot_ctx: ContContext = [Some(ContKey::new(
+            Piece {
+                color: Color::White,
+                role: Role::Knight,
+            },
+            hot[0],
+        )); 3];
+        for i in 0..200_000 {
+            let us = random_color(&mut rng);
+            let bonus = rng.random_range(-3 * HISTORY_MAX..=3 * HISTORY_MAX);
+            let quiet = if i % 2 == 0 {
+                hot[rng.random_range(0..hot.len())]
+            } else {
+                random_move(&mut rng, false)
+            };
+            let ctx: ContContext = if i % 3 == 0 {
+                hot_ctx
+            } else {
+                [0, 1, 2].map(|_| {
+                    rng.random_bool(0.8).then(|| {
+                        let capture = rng.random_bool(0.3);
+                        let m = random_move(&mut rng, capture);
+                        let color = random_color(&mut rng);
+                        ContKey::new(
+                            Piece {
+                                color,
+                                role: m.role(),
+                            },
+                            m,
+                        )
+                    })
+                })
+            };
+            h.update(us, quiet, bonus);
+            h.update_cont(&ctx, us, quiet, bonus);
+            let noisy = random_move(&mut rng, true);
+            h.update_capture(us, noisy, bonus);
+            for c in h.cont_scores(&ctx, us, quiet) {
+                assert!(c.abs() <= HISTORY_MAX);
+            }
+            assert!(h.score(us, quiet).abs() <= HISTORY_MAX);
+            assert!(h.capture_score(us, noisy).abs() <= HISTORY_MAX);
+        }
+        assert!(
+            h.butterfly
+                .iter()
+                .flatten()
+                .flatten()
+                .all(|&v| in_bounds(v))
+        );
+        assert!(h.cont.iter().flatten().flatten().all(|&v| in_bounds(v)));
+        assert!(h.capture.iter().flatten().flatten().all(|&v| in_bounds(v)));
+        // The hot entries were pushed hard both ways: somewhere they came near a bound.
+        let hot_max = hot
+            .iter()
+            .flat_map(|&m| h.cont_scores(&hot_ctx, Color::White, m))
+            .map(i32::abs)
+            .max()
+            .unwrap();
+        assert!(hot_max > 0);
+    }
+
+    /// Without continuation rows the quiet score is the butterfly score; each row adds its
+    /// weighted entry; an update touches only the rows named.
+    #[test]
+    fn continuation_rows_add_to_the_butterfly_score() {
+        let mut h = History::default();
+        let knight = Piece {
+            color: Color::White,
+            role: Role::Knight,
+        };
+        let prev = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E5,
+            promotion: None,
+        };
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        let black_pawn = Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        };
+        let ctx: ContContext = [Some(ContKey::new(black_pawn, prev)), None, None];
+        h.update(Color::White, m, 1000);
+        h.update_cont(&ctx, Color::White, m, 800);
+        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m), 1000);
+        assert_eq!(h.cont_scores(&ctx, Color::White, m), [800, 0, 0]);
+        assert_eq!(
+            h.quiet_score(&ctx, Color::White, m),
+            1000 + 800 * CONTHIST_ORDER_WEIGHTS[0] / 2
+        );
+        // Another row (the same move by the knight instead of the pawn) is untouched.
+        let other: ContContext = [Some(ContKey::new(knight, prev)), None, None];
+        assert_eq!(h.cont_scores(&other, Color::White, m), [0; 3]);
+        // Capture history is keyed by what is taken.
+        let nxe5 = Move::Normal {
+            role: Role::Knight,
+            from: Square::F3,
+            capture: Some(Role::Pawn),
+            to: Square::E5,
+            promotion: None,
+        };
+        h.update_capture(Color::White, nxe5, 500);
+        assert!(h.capture_score(Color::White, nxe5) > 0);
+        let nxe5_knight = Move::Normal {
+            role: Role::Knight,
+            from: Square::F3,
+            capture: Some(Role::Knight),
+            to: Square::E5,
+            promotion: None,
+        };
+        assert_eq!(h.capture_score(Color::White, nxe5_knight), 0);
     }
 }

@@ -1,10 +1,12 @@
-//! Staged move picker: TT move, good captures (MVV-LVA, SEE ≥ 0), quiet queen promotions,
-//! killers, counter move, quiets by history, bad captures. In check: all evasions, ordered the
-//! same way. The quiescence picker yields only captures and queen promotions.
+//! Staged move picker: TT move, good captures (MVV-LVA plus capture history, SEE ≥ 0), quiet
+//! queen promotions, killers, counter move, quiets by butterfly plus continuation history, bad
+//! captures. In check: all evasions, ordered the same way. The quiescence picker yields only
+//! captures and queen promotions.
 
 use crate::eval::role_value;
-use crate::history::History;
+use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Move, MoveList, Position, Role};
+use crate::search::params::{CAPTHIST_ORDER_DIVISOR, CAPTHIST_SEE_DIVISOR};
 
 /// Where the picker is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -42,6 +44,10 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    /// Continuation rows for quiet ordering ([`NO_CONT`]: butterfly history only).
+    cont: ContContext,
+    /// Whether captures are ordered by capture history too.
+    capthist: bool,
     moves: MoveList,
     scores: [i32; 256],
     idx: usize,
@@ -53,12 +59,16 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Picker for a main-search node.
+    /// Picker for a main-search node: quiets are ordered by the butterfly history plus the
+    /// continuation rows of `cont`, captures by MVV-LVA plus, with `capthist`, the capture
+    /// history.
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
+        cont: ContContext,
+        capthist: bool,
     ) -> MovePicker {
         let stage = if pos.is_check() {
             Stage::GenEvasions
@@ -70,6 +80,8 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            cont,
+            capthist,
             moves: MoveList::new(),
             scores: [0; 256],
             idx: 0,
@@ -81,10 +93,32 @@ impl MovePicker {
     }
 
     /// Picker for a quiescence node: captures and queen promotions (all evasions in check).
-    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
-        let mut p = MovePicker::new(pos, tt_move, [None; 2], None);
+    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>, capthist: bool) -> MovePicker {
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None, NO_CONT, capthist);
         p.qsearch = true;
         p
+    }
+
+    /// Ordering score of a capture or promotion: MVV-LVA, plus the capture history when on.
+    #[inline]
+    fn capture_score(&self, pos: &Position, history: &History, m: Move) -> i32 {
+        let hist = if self.capthist {
+            history.capture_score(pos.turn(), m) / CAPTHIST_ORDER_DIVISOR
+        } else {
+            0
+        };
+        mvv_lva(m) + hist
+    }
+
+    /// SEE a capture needs to count as good: 0, or with capture history the less the better
+    /// its history (a capture that kept cutting may lose a little material by SEE).
+    #[inline]
+    fn good_capture_threshold(&self, pos: &Position, history: &History, m: Move) -> i32 {
+        if self.capthist {
+            -history.capture_score(pos.turn(), m) / CAPTHIST_SEE_DIVISOR
+        } else {
+            0
+        }
     }
 
     /// The current stage.
@@ -127,7 +161,7 @@ impl MovePicker {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
                     for i in 0..self.moves.len() {
-                        self.scores[i] = mvv_lva(self.moves[i]);
+                        self.scores[i] = self.capture_score(pos, history, self.moves[i]);
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
@@ -137,7 +171,9 @@ impl MovePicker {
                         if Some(m) == self.tt_move {
                             continue;
                         }
-                        if !self.qsearch && !pos.see_ge(m, 0) {
+                        if !self.qsearch
+                            && !pos.see_ge(m, self.good_capture_threshold(pos, history, m))
+                        {
                             self.bad.push(m);
                             continue;
                         }
@@ -176,7 +212,7 @@ impl MovePicker {
                         } else if Some(m) == self.counter {
                             COUNTER
                         } else {
-                            history.score(us, m)
+                            history.quiet_score(&self.cont, us, m)
                         };
                     }
                     self.idx = 0;
@@ -217,13 +253,13 @@ impl MovePicker {
                         self.scores[i] = if Some(m) == self.tt_move {
                             TT_SCORE
                         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
-                            CAPTURE + mvv_lva(m)
+                            CAPTURE + self.capture_score(pos, history, m)
                         } else if Some(m) == self.killers[0] {
                             KILLER_1
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.score(us, m)
+                            history.quiet_score(&self.cont, us, m)
                         };
                     }
                     self.idx = 0;
@@ -281,7 +317,7 @@ mod tests {
         // Use the last legal move as a fake TT move and two others as killers.
         let tt = legal.last().copied();
         let killers = [legal.first().copied(), legal.get(1).copied()];
-        let mut picker = MovePicker::new(pos, tt, killers, legal.get(2).copied());
+        let mut picker = MovePicker::new(pos, tt, killers, legal.get(2).copied(), NO_CONT, true);
         let mut seen = Vec::new();
         let mut n = 0;
         while let Some(m) = picker.next(pos, h) {
@@ -317,6 +353,47 @@ mod tests {
         }
     }
 
+    /// A quiet move that the continuation history likes after the previous move comes first
+    /// among the quiets, even against a better butterfly score; without the context it does
+    /// not.
+    #[test]
+    fn continuation_history_orders_quiets() {
+        use crate::history::ContKey;
+        use crate::position::{Color, Piece, Square};
+        let mut h = History::default();
+        let pos = Position::from_fen(crate::position::START_FEN, false).unwrap();
+        let e4 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .unwrap();
+        let nf3 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::F3)
+            .unwrap();
+        let prev = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E5,
+            promotion: None,
+        };
+        let pawn = Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        };
+        let ctx = [Some(ContKey::new(pawn, prev)), None, None];
+        h.update(Color::White, e4, 1000);
+        h.update_cont(&ctx, Color::White, nf3, 4000);
+        let first_quiet = |cont| {
+            let mut p = MovePicker::new(&pos, None, [None; 2], None, cont, true);
+            p.next(&pos, &h).unwrap()
+        };
+        assert_eq!(first_quiet(ctx), nf3);
+        assert_eq!(first_quiet(NO_CONT), e4);
+    }
+
     #[test]
     fn qsearch_picker_yields_only_noisy_moves() {
         let h = History::default();
@@ -327,7 +404,7 @@ mod tests {
         )
         .unwrap();
         assert!(!pos.is_check());
-        let mut p = MovePicker::new_qsearch(&pos, None);
+        let mut p = MovePicker::new_qsearch(&pos, None, true);
         let mut n = 0;
         while let Some(m) = p.next(&pos, &h) {
             assert!(is_noisy(m), "{m:?}");

@@ -73,6 +73,15 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// Late move reductions: history points per ply of reduction removed or added.
 pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+/// Late move reductions with `histlmr`: points of butterfly plus continuation history (the
+/// quiet ordering score) per ply of reduction removed or added, instead of the above.
+pub const LMR_CONTHIST_DIVISOR: i32 = 10000;
+
+/// Quiet-history pruning: applies at depth ≤ this.
+pub const HISTPRUNE_DEPTH: i32 = 3;
+/// Quiet-history pruning: a quiet move whose continuation history (1 and 2 plies back) is
+/// below `-HISTPRUNE_MARGIN · depth` is skipped.
+pub const HISTPRUNE_MARGIN: i32 = 2000;
 
 /// Singular extensions: minimum depth.
 pub const SE_DEPTH: i32 = 7;
@@ -93,3 +102,15 @@ pub const ETC_DEPTH: i32 = 6;
 pub const DELTA_MARGIN: i32 = 200;
 /// Quiescence: captures losing more than this by SEE are skipped.
 pub const QS_SEE_MARGIN: i32 = 0;
+
+/// Continuation history: weights, in halves, of the rows of the moves 1, 2 and 4 plies back
+/// in a quiet move's ordering score (the butterfly score counts once).
+pub const CONTHIST_ORDER_WEIGHTS: [i32; 3] = [2, 2, 1];
+
+/// Capture history: its bonus per cutoff is the butterfly bonus times this, in halves.
+pub const CAPTHIST_BONUS_SCALE: i32 = 2;
+/// Capture history: the picker orders captures by `MVV-LVA + capture history / this`.
+pub const CAPTHIST_ORDER_DIVISOR: i32 = 8;
+/// Capture history: a capture is good (searched before the quiets) when its SEE is at least
+/// `-capture history / this`.
+pub const CAPTHIST_SEE_DIVISOR: i32 = 64;

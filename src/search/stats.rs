@@ -193,6 +193,18 @@ pub struct Features {
     pub counter: bool,
     /// History heuristic.
     pub history: bool,
+    /// Continuation history: quiet moves ordered (and rewarded) by the moves 1, 2 and 4
+    /// plies back too.
+    pub cont_history: bool,
+    /// Capture history: captures ordered by MVV-LVA plus what (piece, to, victim) earned in
+    /// earlier cutoffs.
+    pub capt_history: bool,
+    /// Late move reductions read the butterfly plus continuation history of a quiet move
+    /// (off: the butterfly history only).
+    pub hist_lmr: bool,
+    /// Quiet-history pruning: late quiets with a very bad continuation history are skipped
+    /// at low depth.
+    pub hist_prune: bool,
     /// Delta pruning in quiescence.
     pub delta: bool,
     /// SEE pruning of losing captures in quiescence.
@@ -207,15 +219,36 @@ pub struct Features {
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 18] = [
-    "nmp", "rfp", "razoring", "futility", "lmp", "see", "lmr", "iir", "probcut", "singular",
-    "checkext", "etc", "killers", "counter", "history", "delta", "qssee", "ttdeeper",
+pub const FEATURE_NAMES: [&str; 22] = [
+    "nmp",
+    "rfp",
+    "razoring",
+    "futility",
+    "lmp",
+    "see",
+    "lmr",
+    "iir",
+    "probcut",
+    "singular",
+    "checkext",
+    "etc",
+    "killers",
+    "counter",
+    "history",
+    "conthist",
+    "capthist",
+    "histlmr",
+    "histprune",
+    "delta",
+    "qssee",
+    "ttdeeper",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
-/// games measured a loss with them (README, technique table): ETC, −46 Elo at 5+0.05 over 400
-/// games against the same build without it.
-pub const OFF_BY_DEFAULT: [&str; 1] = ["etc"];
+/// games measured a loss with them or no gain (README, technique table): ETC, −46 Elo at
+/// 5+0.05 over 400 games against the same build without it; capture history, history in LMR
+/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each.
+pub const OFF_BY_DEFAULT: [&str; 4] = ["etc", "capthist", "histlmr", "histprune"];
 
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
@@ -243,6 +276,10 @@ impl Features {
             killers: true,
             counter: true,
             history: true,
+            cont_history: true,
+            capt_history: true,
+            hist_lmr: true,
+            hist_prune: true,
             delta: true,
             qs_see: true,
             tt_deeper: true,
@@ -270,6 +307,10 @@ impl Features {
             killers: true,
             counter: true,
             history: true,
+            cont_history: true,
+            capt_history: true,
+            hist_lmr: false,
+            hist_prune: false,
             delta: false,
             qs_see: false,
             tt_deeper: false,
@@ -303,6 +344,10 @@ impl Features {
             "killers" => &mut self.killers,
             "counter" => &mut self.counter,
             "history" => &mut self.history,
+            "conthist" => &mut self.cont_history,
+            "capthist" => &mut self.capt_history,
+            "histlmr" => &mut self.hist_lmr,
+            "histprune" => &mut self.hist_prune,
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
             "ttdeeper" => &mut self.tt_deeper,
@@ -354,6 +399,7 @@ mod tests {
         assert_eq!(Features::parse("default").unwrap(), Features::default());
         assert_eq!(Features::parse("all").unwrap(), Features::all());
         assert!(Features::all().etc && !Features::default().etc && Features::default().lmr);
+        assert!(Features::default().cont_history && !Features::default().capt_history);
         assert!(Features::parse("default +etc").unwrap().etc);
         let f = Features::parse("all -etc -probcut").unwrap();
         assert!(!f.etc && !f.probcut && f.lmr);
@@ -364,5 +410,15 @@ mod tests {
         let none = Features::parse("none").unwrap();
         assert!(!none.lmr && !none.history && !none.killers && !none.tt_deeper);
         assert!(!Features::pure().tt_deeper && Features::all().tt_deeper);
+        let f = Features::parse("all -conthist -capthist -histlmr -histprune").unwrap();
+        assert!(!f.cont_history && !f.capt_history && !f.hist_lmr && !f.hist_prune && f.history);
+        // Every name parses, and `none` switches all of them off.
+        for name in FEATURE_NAMES {
+            assert!(
+                Features::parse(&format!("none +{name}")).unwrap() != none,
+                "{name}"
+            );
+        }
+        assert!(Features::pure().cont_history && !Features::pure().hist_prune);
     }
 }
