@@ -83,6 +83,16 @@ impl Sample {
         }
     }
 
+    /// The same position mirrored left to right (files a↔h): a square's file is the low
+    /// three bits of its feature index. Only valid without castling rights.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for f in m.feats[..m.len as usize].iter_mut() {
+            *f ^= 7;
+        }
+        m
+    }
+
     /// The side to move's active features.
     #[inline]
     pub fn features(&self) -> &[u16] {
@@ -200,10 +210,16 @@ pub fn split(mut samples: Vec<Sample>, val_fraction: f64, rng: &mut Rng) -> Data
 const READ_CHUNK: usize = 1 << 15;
 
 /// Reads every record of every file and turns it into a sample, a chunk at a time (the
-/// records of a file are never all in memory at once). A file that is not a whole, valid
-/// data file is an error with the data reader's wording: foreign, truncated (a partial last
-/// record) or holding a record that does not decode.
-pub fn load(paths: &[String], lambda: f32, scale: f32) -> Result<Vec<Sample>, String> {
+/// records of a file are never all in memory at once); with `mirror`, a castling-less
+/// position also gives its left-right mirror (see [`Sample::mirrored`]). A file that is not a
+/// whole, valid data file is an error with the data reader's wording: foreign, truncated (a
+/// partial last record) or holding a record that does not decode.
+pub fn load(
+    paths: &[String],
+    lambda: f32,
+    scale: f32,
+    mirror: bool,
+) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
         let mut f = File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
@@ -227,7 +243,11 @@ pub fn load(paths: &[String], lambda: f32, scale: f32) -> Result<Vec<Sample>, St
                 a.copy_from_slice(c);
                 let r = Record::from_bytes(&a)
                     .map_err(|e| format!("{path}: record {index} is corrupt ({e})"))?;
-                samples.push(Sample::from_record(&r, lambda, scale));
+                let sample = Sample::from_record(&r, lambda, scale);
+                samples.push(sample);
+                if mirror && r.castling == 0 {
+                    samples.push(sample.mirrored());
+                }
                 index += 1;
             }
             left -= k;
@@ -279,6 +299,23 @@ mod tests {
     }
 
     #[test]
+    fn mirrored_sample_is_the_file_flipped_position() {
+        let pos = Position::from_fen("4k3/1p6/8/3q4/8/5N2/P7/6K1 w - - 0 1", false).expect("fen");
+        let flipped =
+            Position::from_fen("3k4/6p1/8/4q3/8/2N5/7P/1K6 w - - 0 1", false).expect("fen");
+        let s = Sample::from_record(&Record::from_position(&pos, 30, Wdl::Draw), 0.3, 400.0);
+        let f = Sample::from_record(&Record::from_position(&flipped, 30, Wdl::Draw), 0.3, 400.0);
+        let sorted = |x: &Sample| {
+            let mut v = x.features().to_vec();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&s.mirrored()), sorted(&f));
+        assert_eq!(s.mirrored().target, s.target);
+        assert_eq!(sorted(&s.mirrored().mirrored()), sorted(&s));
+    }
+
+    #[test]
     fn loading_streams_every_record() {
         use crate::datagen::format::{read_file, write_file};
         let dir = std::env::temp_dir().join(format!("nullwindow-load-{}", std::process::id()));
@@ -296,7 +333,7 @@ mod tests {
             .iter()
             .map(|r| Sample::from_record(r, 0.3, 400.0))
             .collect();
-        let got = load(&[path.clone(), path], 0.3, 400.0).expect("load");
+        let got = load(&[path.clone(), path], 0.3, 400.0, false).expect("load");
         assert_eq!(got.len(), 2 * want.len());
         assert_eq!(got[..want.len()], want[..]);
         assert_eq!(got[want.len()..], want[..]);

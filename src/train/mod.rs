@@ -72,6 +72,9 @@ pub struct TrainOptions {
     pub resume: bool,
     /// Also write the quantised network after each epoch, as `OUT.epochK`.
     pub epoch_nets: bool,
+    /// Also train on every castling-less position mirrored left to right (files a↔h), which
+    /// is the same position for the rules of chess.
+    pub mirror: bool,
 }
 
 impl Default for TrainOptions {
@@ -94,6 +97,7 @@ impl Default for TrainOptions {
             checkpoint_dir: None,
             resume: false,
             epoch_nets: false,
+            mirror: false,
         }
     }
 }
@@ -117,6 +121,9 @@ impl TrainOptions {
         );
         if self.schedule == Schedule::Cosine {
             k += &format!(" epochs={}", self.epochs);
+        }
+        if self.mirror {
+            k += " mirror";
         }
         k
     }
@@ -151,6 +158,7 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
   --resume            continue from the latest checkpoint in --checkpoint-dir, with the same
                       data and options
   --epoch-nets        also write the quantised network after each epoch as NET.epochK
+  --mirror            also train on each castling-less position mirrored left to right
   -h, --help          this text";
 
 /// Parses the arguments of `train`; `Ok(None)` for `--help`.
@@ -164,14 +172,14 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         };
         match key {
             "-h" | "--help" => return Ok(None),
-            "--resume" | "--epoch-nets" => {
+            "--resume" | "--epoch-nets" | "--mirror" => {
                 if inline.is_some() {
                     return Err(format!("{key} takes no value"));
                 }
-                if key == "--resume" {
-                    o.resume = true;
-                } else {
-                    o.epoch_nets = true;
+                match key {
+                    "--resume" => o.resume = true,
+                    "--epoch-nets" => o.epoch_nets = true,
+                    _ => o.mirror = true,
                 }
                 continue;
             }
@@ -565,7 +573,7 @@ pub fn run(
         ));
     }
     preflight(o)?;
-    let samples = data::load(&o.data, o.lambda, o.scale as f32)?;
+    let samples = data::load(&o.data, o.lambda, o.scale as f32, o.mirror)?;
     if samples.is_empty() {
         return Err("the data files hold no positions".into());
     }
