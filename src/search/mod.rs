@@ -292,8 +292,6 @@ pub struct Searcher {
     evaluator: Evaluator,
     /// The NNUE evaluator with its accumulators, when the search uses a network.
     nnue: Option<Nnue>,
-    /// The network `nnue` was made for (to notice a change of `SearchOptions::net`).
-    nnue_net: Option<Arc<Network>>,
     history: History,
     stack: Vec<Frame>,
     stats: SearchStats,
@@ -342,7 +340,6 @@ impl Searcher {
             smp: None,
             evaluator: Evaluator::new(),
             nnue: None,
-            nnue_net: None,
             history: History::default(),
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
@@ -384,13 +381,12 @@ impl Searcher {
 
     /// Makes the static evaluation use `net` (`None`: the hand-crafted evaluation).
     pub fn set_net(&mut self, net: Option<&Arc<Network>>) {
-        let same = match (net, &self.nnue_net) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        let same = match (net, &self.nnue) {
+            (Some(a), Some(n)) => std::ptr::eq(a.as_ref(), n.net()),
             (None, None) => true,
             _ => false,
         };
         if !same {
-            self.nnue_net = net.cloned();
             self.nnue = net.map(|n| Nnue::new(n.clone()));
         }
     }
@@ -858,16 +854,12 @@ impl Searcher {
     }
 
     /// Static evaluation (counted): the network's when the search has one, else the
-    /// hand-crafted one. Both score dead-drawn material 0.
+    /// hand-crafted one. Every caller has already scored dead-drawn material as a draw (the
+    /// node and quiescence searches test it first), so the network is not asked about it.
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
         match self.nnue.as_mut() {
-            Some(n) => {
-                if pos.is_insufficient_material() {
-                    return 0;
-                }
-                n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
-            }
+            Some(n) => n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT),
             None => self.evaluator.evaluate(pos),
         }
     }
