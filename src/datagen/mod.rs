@@ -156,7 +156,8 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         ..Default::default()
     };
     let ctl = SearchControl::default();
-    let mut kept: Vec<(Position, i32)> = Vec::new();
+    // Labelled as a draw until the game's result is known.
+    let mut kept: Vec<Record> = Vec::new();
     let (mut resign_run, mut resign_side, mut draw_run) = (0, Color::White, 0);
     let mut plies = 0;
     let (result, ending) = loop {
@@ -226,9 +227,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
                 Some(m) => (evaluate(&pos) - searcher.quiescence_value(&pos)).abs() <= m,
             };
             if quiet {
-                let mut snapshot = pos.clone();
-                snapshot.clear_undo();
-                kept.push((snapshot, r.score));
+                kept.push(Record::from_position(&pos, r.score, Wdl::Draw));
             }
         }
         pos.make(best);
@@ -238,10 +237,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         result,
         ending,
         plies,
-        positions: kept
-            .iter()
-            .map(|(p, s)| Record::from_position(p, *s, result))
-            .collect(),
+        positions: kept.into_iter().map(|r| Record { result, ..r }).collect(),
     }
 }
 
