@@ -8,11 +8,11 @@ use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingSide, Chess, EnPassantMode, Position as _, PositionError};
+use shakmaty::{Chess, EnPassantMode, Position as _, PositionError};
 
 pub use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, CastlingMode, Color, File, Move, MoveList, Piece, Rank, Role,
-    Square, attacks,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, CastlingSide, Color, File, Move, MoveList,
+    Piece, Rank, Role, Square, attacks,
 };
 
 /// FEN of the standard starting position.
@@ -264,6 +264,12 @@ impl Position {
     #[inline]
     pub fn has_castling_rights(&self) -> bool {
         self.chess().castles().any()
+    }
+
+    /// Whether `color` still has the right to castle on `side`.
+    #[inline]
+    pub fn can_castle(&self, color: Color, side: CastlingSide) -> bool {
+        self.chess().castles().has(color, side)
     }
 
     /// Whether the side to move has a pawn one step from promotion.

@@ -20,7 +20,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 
-use crate::position::{Bitboard, Board, Color, Piece, Position, Role};
+use crate::position::{Bitboard, Board, CastlingSide, Color, Piece, Position, Role};
 
 /// Bytes of the file header and of each record.
 pub const RECORD_SIZE: usize = 32;
@@ -100,11 +100,17 @@ fn role_from_code(c: u8) -> Option<Role> {
 impl Record {
     /// A record of `pos` with a score from the side to move's view and the game result.
     pub fn from_position(pos: &Position, stm_score: i32, result: Wdl) -> Record {
-        let fen = pos.fen();
-        let castling_field = fen.split_whitespace().nth(2).unwrap_or("-");
         let mut castling = 0;
-        for (i, ch) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
-            if castling_field.contains(*ch) {
+        for (i, (color, side)) in [
+            (Color::White, CastlingSide::KingSide),
+            (Color::White, CastlingSide::QueenSide),
+            (Color::Black, CastlingSide::KingSide),
+            (Color::Black, CastlingSide::QueenSide),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if pos.can_castle(color, side) {
                 castling |= 1 << i;
             }
         }
