@@ -614,13 +614,9 @@ impl Uci {
                 _ => self.error("debug takes 'on' or 'off'"),
             },
             "register" => {}
-            "ucinewgame" => {
-                if self.busy_unstopped() {
-                    self.error("ucinewgame during a search is ignored");
-                } else {
-                    self.send(Job::Clear);
-                }
-            }
+            // During a search the clear is queued behind it, as Stockfish waits for the search
+            // to end: an adapter that sends `ucinewgame` before `stop` still gets a new game.
+            "ucinewgame" => self.send(Job::Clear),
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
             "go" => self.cmd_go(args),

@@ -421,6 +421,62 @@ fn ponder_then_stop_then_go() {
 }
 
 #[test]
+fn ucinewgame_during_a_search_waits_for_it() {
+    // An adapter may send `ucinewgame` before `stop` (xboard `new` during analysis). Like
+    // Stockfish, the engine clears after the running search instead of refusing: no error,
+    // one `bestmove` for the search, and the next search starts from empty tables, so it
+    // visits exactly as many nodes as in a fresh engine.
+    fn nodes_of_depth_6(e: &mut Engine) -> String {
+        e.send("position startpos moves e2e4");
+        e.send("go depth 6");
+        e.expect("bestmove");
+        let last = e
+            .seen
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth 6 ") && l.contains(" nodes "))
+            .cloned()
+            .expect("an info line of depth 6");
+        let nodes = last.split(" nodes ").nth(1).expect("nodes");
+        nodes.split_whitespace().next().unwrap_or("").to_string()
+    }
+    let mut fresh = Engine::start();
+    let want = nodes_of_depth_6(&mut fresh);
+
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let from = e.seen.len();
+    e.send("ucinewgame");
+    e.send("stop");
+    let bm = e.expect("bestmove");
+    assert!(
+        Position::from_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            false
+        )
+        .unwrap()
+        .parse_uci_move(&bestmove(&bm))
+        .is_ok(),
+        "{bm}"
+    );
+    let got = nodes_of_depth_6(&mut e);
+    e.sync();
+    let out = e.seen[from..].to_vec();
+    assert!(!has_error(&out), "{out:?}");
+    assert_eq!(
+        out.iter().filter(|l| l.starts_with("bestmove")).count(),
+        2,
+        "{out:?}"
+    );
+    assert_eq!(
+        got, want,
+        "the search after ucinewgame did not start from empty tables"
+    );
+}
+
+#[test]
 fn go_after_stop_is_queued_silently() {
     // Issue 24 item 5: an adapter (Debian `polyglot`) sends `stop`, `position`, `go` (and
     // `stop`, `ucinewgame`, ...) in one burst. The stopped search may still be winding down when the `go` arrives; the new
