@@ -185,17 +185,27 @@ pub struct DataSet {
 }
 
 /// Shuffles `samples` with `rng` and holds out `val_fraction` of them (rounded down, at
-/// least one if the fraction is positive and there are two or more samples).
-pub fn split(mut samples: Vec<Sample>, val_fraction: f64, rng: &mut Rng) -> DataSet {
-    rng.shuffle(&mut samples);
+/// least one if the fraction is positive and there are two or more samples). With `tail`
+/// the held-out samples are the last ones in file order instead, taken before the shuffle:
+/// as a data file is written game by game, they are whole games the training set never saw
+/// (but the one game the cut falls in), so neighbouring positions of one game cannot flatter
+/// the validation loss.
+pub fn split(mut samples: Vec<Sample>, val_fraction: f64, tail: bool, rng: &mut Rng) -> DataSet {
     let n = samples.len();
     let mut n_val = (n as f64 * val_fraction) as usize;
     if val_fraction > 0.0 && n_val == 0 && n >= 2 {
         n_val = 1;
     }
     let n_val = n_val.min(n.saturating_sub(1));
-    let val = samples.split_off(n - n_val);
-    let mut h = mix(n as u64) ^ mix(n_val as u64 + 1);
+    let val = if tail {
+        let val = samples.split_off(n - n_val);
+        rng.shuffle(&mut samples);
+        val
+    } else {
+        rng.shuffle(&mut samples);
+        samples.split_off(n - n_val)
+    };
+    let mut h = mix(n as u64) ^ mix(n_val as u64 + 1) ^ if tail { mix(u64::MAX) } else { 0 };
     for s in samples.iter().chain(&val) {
         h = s.fingerprint(h);
     }
@@ -343,12 +353,20 @@ mod tests {
     #[test]
     fn split_is_seeded() {
         let samples: Vec<Sample> = (0..100).map(|i| Sample::new(&[i], i as f32)).collect();
-        let a = split(samples.clone(), 0.1, &mut Rng::new(5));
-        let b = split(samples.clone(), 0.1, &mut Rng::new(5));
-        let c = split(samples, 0.1, &mut Rng::new(6));
+        let a = split(samples.clone(), 0.1, false, &mut Rng::new(5));
+        let b = split(samples.clone(), 0.1, false, &mut Rng::new(5));
+        let c = split(samples.clone(), 0.1, false, &mut Rng::new(6));
         assert_eq!((a.train.len(), a.val.len()), (90, 10));
         assert_eq!(a.train, b.train);
         assert_eq!(a.fingerprint, b.fingerprint);
         assert_ne!(a.fingerprint, c.fingerprint);
+        // The tail split holds out the last samples in file order and shuffles the rest.
+        let t = split(samples.clone(), 0.1, true, &mut Rng::new(5));
+        assert_eq!(t.val, samples[90..]);
+        let mut train = t.train.clone();
+        train.sort_by(|x, y| x.target.total_cmp(&y.target));
+        assert_eq!(train, samples[..90]);
+        assert_ne!(t.train, samples[..90], "the training part is shuffled");
+        assert_ne!(t.fingerprint, a.fingerprint);
     }
 }

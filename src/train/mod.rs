@@ -62,6 +62,8 @@ pub struct TrainOptions {
     pub scale: u32,
     /// Fraction of the positions held out for validation.
     pub val: f64,
+    /// Hold out the last positions in file order (whole games) instead of a random sample.
+    pub val_tail: bool,
     /// Seed of the shuffles and the initial weights.
     pub seed: u64,
     /// Worker threads.
@@ -92,6 +94,7 @@ impl Default for TrainOptions {
             lambda: 0.3,
             scale: 400,
             val: 0.01,
+            val_tail: false,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             checkpoint_dir: None,
@@ -125,6 +128,9 @@ impl TrainOptions {
         if self.mirror {
             k += " mirror";
         }
+        if self.val_tail {
+            k += " val-tail";
+        }
         k
     }
 }
@@ -149,6 +155,8 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
   --scale CP          centipawns per unit of the network output: the target is
                       sigmoid(score/CP); written into the network header (default 400)
   --val X             fraction of the positions held out for validation (default 0.01)
+  --val-tail          hold out the last --val of the data in file order (whole games the
+                      training set never sees) instead of a random sample of positions
   --seed S            seed of the shuffles and the initial weights (default 1)
   --threads N         worker threads (default: the available cores); a run is reproducible
                       for a seed and a thread count
@@ -172,13 +180,14 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         };
         match key {
             "-h" | "--help" => return Ok(None),
-            "--resume" | "--epoch-nets" | "--mirror" => {
+            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" => {
                 if inline.is_some() {
                     return Err(format!("{key} takes no value"));
                 }
                 match key {
                     "--resume" => o.resume = true,
                     "--epoch-nets" => o.epoch_nets = true,
+                    "--val-tail" => o.val_tail = true,
                     _ => o.mirror = true,
                 }
                 continue;
@@ -371,7 +380,7 @@ pub fn train(
         train: set,
         val,
         fingerprint,
-    } = data::split(samples, o.val, &mut rng);
+    } = data::split(samples, o.val, o.val_tail, &mut rng);
     if set.is_empty() {
         return Err("no training positions".into());
     }
