@@ -2,11 +2,15 @@
 EXE ?= nullwindow
 CARGO ?= cargo
 BIN := target/release/nullwindow
+# The tune build (search parameters as UCI options), in a target folder of its own so that it
+# never takes the place of the release binary.
+TUNE_BIN := target/tune/release/nullwindow
 SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
 .PHONY: datagen train
+.PHONY: tune spsa
 .PHONY: all build test bench bench-eval perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
@@ -15,9 +19,25 @@ all: build
 build:
 	$(CARGO) build --release --locked
 
-# The full test suite, release mode (what CI runs).
+# The full test suite, release mode (what CI runs), then the tune build's tests of the search
+# parameters as UCI options (tests/search_params.rs; the other tests run the default build).
 test:
 	$(CARGO) test --profile release-test --locked
+	$(CARGO) test --profile release-test --locked --features tune --test search_params
+
+# The tune build: every parameter of src/search/params.rs a UCI spin option, and `spsa` prints
+# the OpenBench SPSA input. `make tune EXE=name` also copies the binary to `name`.
+tune:
+	$(CARGO) build --release --locked --features tune --target-dir target/tune
+	@if [ "$(EXE)" != "nullwindow" ]; then cp $(TUNE_BIN) $(EXE); fi
+
+# A local SPSA tune of the search parameters with scripts/spsa.py over the shared match tool
+# (not part of `make test`; long). Resumable: run it again with the same state file.
+# make spsa SPSA_OPT="--params RFP_MARGIN,FP_MARGIN --iterations 2000 --tc 5+0.05"
+SPSA_OPT ?=
+spsa: tune
+	python3 scripts/spsa.py --engine $(TUNE_BIN) --match $(SHARED)/tools/match.py \
+		--openings $(SHARED)/data/openings/UHO_4060_v4.epd $(SPSA_OPT)
 
 # The behaviour signature: last line 'N nodes M nps'.
 bench: build
@@ -105,6 +125,7 @@ train: build
 lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --release --all-targets --locked -- -D warnings
+	$(CARGO) clippy --release --all-targets --locked --features tune -- -D warnings
 
 fmt:
 	$(CARGO) fmt

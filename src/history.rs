@@ -4,7 +4,10 @@
 //! Every table is per [`History`], and a `History` belongs to one searcher (one thread).
 
 use crate::position::{Color, Move, Piece, Role};
-use crate::search::params::{CAPTHIST_BONUS_SCALE, CONTHIST_ORDER_WEIGHTS};
+use crate::search::params::{
+    capthist_bonus_scale, conthist_weight_1, conthist_weight_2, conthist_weight_4,
+    hist_bonus_linear, hist_bonus_max, hist_bonus_quad,
+};
 
 /// Largest magnitude a history score reaches (gravity keeps it inside).
 pub const HISTORY_MAX: i32 = 16384;
@@ -128,12 +131,17 @@ impl History {
     }
 
     /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
-    /// ([`CONTHIST_ORDER_WEIGHTS`], in halves).
+    /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves).
     #[inline]
     pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move) -> i32 {
         let c = self.cont_scores(ctx, us, m);
         let mut s = 0;
-        for (v, w) in c.iter().zip(CONTHIST_ORDER_WEIGHTS) {
+        let weights = [
+            conthist_weight_1(),
+            conthist_weight_2(),
+            conthist_weight_4(),
+        ];
+        for (v, w) in c.iter().zip(weights) {
             s += v * w;
         }
         self.score(us, m) + s / 2
@@ -165,7 +173,7 @@ impl History {
         self.capture[p][from_to(m).1][captured_index(m)] as i32
     }
 
-    /// Adds `bonus` (negative: malus), times [`CAPTHIST_BONUS_SCALE`] / 2, to the capture
+    /// Adds `bonus` (negative: malus), times `capthist_bonus_scale` / 2, to the capture
     /// history of noisy move `m` by `us`, with gravity.
     #[inline]
     pub fn update_capture(&mut self, us: Color, m: Move, bonus: i32) {
@@ -174,7 +182,7 @@ impl History {
             role: m.role(),
         });
         let e = &mut self.capture[p][from_to(m).1][captured_index(m)];
-        gravity(e, bonus * CAPTHIST_BONUS_SCALE / 2);
+        gravity(e, bonus * capthist_bonus_scale() / 2);
     }
 
     /// The move that last refuted `prev` (a move by `prev_piece` to its square).
@@ -193,7 +201,7 @@ impl History {
 /// History bonus for a move that caused a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(1600)
+    (depth * depth * hist_bonus_quad() + depth * hist_bonus_linear()).min(hist_bonus_max())
 }
 
 #[cfg(test)]
@@ -365,7 +373,7 @@ mod random_tests {
         assert_eq!(h.cont_scores(&ctx, Color::White, m), [800, 0, 0]);
         assert_eq!(
             h.quiet_score(&ctx, Color::White, m),
-            1000 + 800 * CONTHIST_ORDER_WEIGHTS[0] / 2
+            1000 + 800 * conthist_weight_1() / 2
         );
         // Another row (the same move by the knight instead of the pawn) is untouched.
         let other: ContContext = [Some(ContKey::new(knight, prev)), None, None];

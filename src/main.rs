@@ -1,5 +1,5 @@
 //! Command line: `nullwindow` speaks UCI; subcommands run bench, perft, the opening book tool,
-//! the tuning tools (datagen, tune) and the lab tools.
+//! the tuning tools (datagen, tune, spsa) and the lab tools.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,6 +38,9 @@ USAGE:
                    [--algorithms LIST] [--csv FILE] [--svg FILE] [--tt-sweep [--hashes LIST]]
                                     every search driver at fixed depths on the bench positions:
                                     value agreement and node counts (lab --help)
+    nullwindow spsa                 the OpenBench SPSA input of the search parameters, one
+                                    'NAME, int, value, min, max, step, 0.002' line each
+                                    (a build with --features tune: make tune)
     nullwindow --help | --version
 ";
 
@@ -74,6 +77,13 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },
+        Some("spsa") => {
+            if !nullwindow::search::params::TUNABLE {
+                return fail(nullwindow::search::params::NOT_TUNABLE);
+            }
+            print!("{}", nullwindow::search::params::spsa_input());
+            ExitCode::SUCCESS
+        }
         Some("--help" | "-h" | "help") => {
             print!("{HELP}");
             ExitCode::SUCCESS

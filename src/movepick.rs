@@ -6,7 +6,7 @@
 use crate::eval::role_value;
 use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Move, MoveList, Position, Role};
-use crate::search::params::{CAPTHIST_ORDER_DIVISOR, CAPTHIST_SEE_DIVISOR};
+use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -103,7 +103,7 @@ impl MovePicker {
     #[inline]
     fn capture_score(&self, pos: &Position, history: &History, m: Move) -> i32 {
         let hist = if self.capthist {
-            history.capture_score(pos.turn(), m) / CAPTHIST_ORDER_DIVISOR
+            history.capture_score(pos.turn(), m) / capthist_order_divisor()
         } else {
             0
         };
@@ -115,7 +115,7 @@ impl MovePicker {
     #[inline]
     fn good_capture_threshold(&self, pos: &Position, history: &History, m: Move) -> i32 {
         if self.capthist {
-            -history.capture_score(pos.turn(), m) / CAPTHIST_SEE_DIVISOR
+            -history.capture_score(pos.turn(), m) / capthist_see_divisor()
         } else {
             0
         }

@@ -23,6 +23,7 @@ use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::nnue::{self, Network};
 use crate::position::{CastlingMode, Move, Position, START_FEN, move_to_uci, perft_divide};
+use crate::search::params;
 use crate::search::strength::{self, LineRecorder, StrengthLimit};
 use crate::search::wdl::{self, Wdl};
 use crate::search::{
@@ -643,6 +644,7 @@ impl Uci {
                 }
             }
             "perft" => self.cmd_go(&tokens[start..]),
+            "spsa" => self.cmd_spsa(),
             _ => {}
         }
         true
@@ -715,6 +717,18 @@ impl Uci {
         self.say(&format!(
             "option name {name} type spin default {def} min {min} max {max}"
         ));
+        // The search parameters, in a tune build only (src/search/params.rs).
+        if params::TUNABLE {
+            for p in params::PARAMS {
+                self.say(&format!(
+                    "option name {} type spin default {} min {} max {}",
+                    p.uci_name(),
+                    p.default,
+                    p.min,
+                    p.max
+                ));
+            }
+        }
         self.say("uciok");
     }
 
@@ -907,7 +921,50 @@ impl Uci {
                     self.uci_elo = n as i32;
                 }
             }
-            _ => self.error(&format!("unknown option '{name}'")),
+            _ => {
+                #[cfg(feature = "tune")]
+                if let Some(p) = params::find(&name) {
+                    self.set_search_param(p, value.as_deref());
+                    return;
+                }
+                self.error(&format!("unknown option '{name}'"))
+            }
+        }
+    }
+
+    /// `setoption name NAME value V` for a search parameter (tune build): an integer out of
+    /// range is clamped into it, anything else is refused; both say `info string error`.
+    #[cfg(feature = "tune")]
+    fn set_search_param(&mut self, p: &params::Param, value: Option<&str>) {
+        let name = p.uci_name();
+        let Some(v) = value.map(str::trim) else {
+            self.error(&format!("option {name} needs a value"));
+            return;
+        };
+        let range = format!("{name} must be an integer from {} to {}", p.min, p.max);
+        let digits = v.strip_prefix(['-', '+']).unwrap_or(v);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            self.error(&format!("{range}, got '{v}'; keeping {}", p.value()));
+            return;
+        }
+        // Too many digits for an i64 is out of range on the side of its sign.
+        let n = v.parse::<i64>().unwrap_or(if v.starts_with('-') {
+            i64::MIN
+        } else {
+            i64::MAX
+        });
+        let stored = p.set(n);
+        if i64::from(stored) != n {
+            self.error(&format!("{range}, got '{v}'; using {stored}"));
+        }
+    }
+
+    /// `spsa`: the OpenBench SPSA input of the search parameters (tune build).
+    fn cmd_spsa(&self) {
+        if params::TUNABLE {
+            self.say(params::spsa_input().trim_end());
+        } else {
+            self.error(&format!("spsa: {}", params::NOT_TUNABLE));
         }
     }
 
@@ -1148,6 +1205,7 @@ fn is_command(t: &str) -> bool {
             | "eval"
             | "bench"
             | "perft"
+            | "spsa"
     )
 }
 

@@ -309,6 +309,8 @@ pub struct Searcher {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     lmr: Box<[[i32; 64]; 64]>,
+    /// The (`lmr_base_x100`, `lmr_divisor_x100`) the `lmr` table was built with.
+    lmr_key: (i32, i32),
     /// SSS*: the move that solved each position in earlier iterations of this search (packed),
     /// for move ordering.
     sss_hints: HashMap<u64, u16>,
@@ -320,6 +322,19 @@ pub struct Searcher {
     pv_idx: usize,
 }
 
+/// The late move reductions by depth and move number:
+/// `base/100 + ln(depth)·ln(moves) / (divisor/100)` plies, truncated.
+fn lmr_table(base_x100: i32, divisor_x100: i32) -> Box<[[i32; 64]; 64]> {
+    let (base, divisor) = (base_x100 as f64 / 100.0, divisor_x100 as f64 / 100.0);
+    let mut lmr = Box::new([[0; 64]; 64]);
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+        }
+    }
+    lmr
+}
+
 impl Searcher {
     /// A searcher with a `hash_mb` MB table of its own.
     pub fn new(hash_mb: usize) -> Searcher {
@@ -328,13 +343,7 @@ impl Searcher {
 
     /// A searcher on the table `tt` (shared with other searchers of a [`ThreadPool`]).
     pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
-        let mut lmr = Box::new([[0; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = params::LMR_BASE + (d as f64).ln() * (m as f64).ln() / params::LMR_DIVISOR;
-                *r = v as i32;
-            }
-        }
+        let lmr_key = (params::lmr_base_x100(), params::lmr_divisor_x100());
         Searcher {
             tt,
             smp: None,
@@ -355,7 +364,8 @@ impl Searcher {
             seldepth: 0,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            lmr,
+            lmr: lmr_table(lmr_key.0, lmr_key.1),
+            lmr_key,
             sss_hints: HashMap::new(),
             sss_max_states: sss::SSS_MAX_STATES,
             tb: syzygy::TbState::default(),
@@ -420,6 +430,15 @@ impl Searcher {
         }
     }
 
+    /// Rebuilds the LMR table if its parameters changed (they can only in the tune build).
+    fn refresh_lmr(&mut self) {
+        let key = (params::lmr_base_x100(), params::lmr_divisor_x100());
+        if key != self.lmr_key {
+            self.lmr = lmr_table(key.0, key.1);
+            self.lmr_key = key;
+        }
+    }
+
     /// Searches `root` within `limits`, reporting each iteration to `reporter`.
     pub fn search(
         &mut self,
@@ -434,6 +453,7 @@ impl Searcher {
         self.stopped = false;
         self.features = opts.features;
         self.set_net(opts.net.as_ref());
+        self.refresh_lmr();
         self.nmp_min_ply = 0;
         self.sss_hints.clear();
         // In a Lazy SMP search the pool starts the table's new generation once, for all.
@@ -634,8 +654,9 @@ impl Searcher {
         reporter: &mut dyn Reporter,
     ) {
         let prev = root_moves[pv_idx].prev_score;
-        let mut delta = params::ASP_DELTA;
-        let (mut alpha, mut beta) = if depth >= params::ASP_MIN_DEPTH && prev.abs() < MATE_IN_MAX {
+        let mut delta = params::asp_delta();
+        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && prev.abs() < MATE_IN_MAX
+        {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -667,7 +688,7 @@ impl Searcher {
             } else {
                 return;
             }
-            delta += delta / 2;
+            delta += (delta * params::asp_growth() / 100).max(1);
             if delta > 1000 {
                 alpha = -INFINITE;
                 beta = INFINITE;
@@ -862,5 +883,25 @@ impl Searcher {
             Some(n) => n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT),
             None => self.evaluator.evaluate(pos),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lmr_table;
+
+    /// The tunable hundredths give exactly the table of the former `f64` constants.
+    #[test]
+    fn lmr_table_of_the_default_hundredths_is_the_f64_table() {
+        let t = lmr_table(75, 225);
+        for d in 1..64 {
+            for m in 1..64 {
+                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                assert_eq!(t[d][m], v as i32, "depth {d} move {m}");
+            }
+        }
+        assert_eq!(t[0], [0; 64]);
+        let sum = |t: &[[i32; 64]; 64]| t.iter().flatten().sum::<i32>();
+        assert!(sum(&lmr_table(150, 225)) > sum(&t) && sum(&lmr_table(75, 150)) > sum(&t));
     }
 }

@@ -84,7 +84,7 @@ impl Searcher {
             } else if i == 0 || !self.pvs {
                 -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false, ctl)
             } else {
-                let r = if self.features.lmr && depth >= LMR_DEPTH && quiet && i >= 3 {
+                let r = if self.features.lmr && depth >= lmr_depth() && quiet && i >= 3 {
                     (self.lmr_at(depth, i + 1) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -292,17 +292,17 @@ impl Searcher {
         if !PV && !in_check && excluded.is_none() {
             // 4a. Reverse futility pruning: far above beta at low depth.
             if self.features.rfp
-                && depth <= RFP_DEPTH
+                && depth <= rfp_depth()
                 && eval < MATE_IN_MAX
-                && eval - RFP_MARGIN * depth + RFP_IMPROVING * i32::from(improving) >= beta
+                && eval - rfp_margin() * depth + rfp_improving() * i32::from(improving) >= beta
             {
                 self.stats.rfp_cutoffs += 1;
                 return (eval + beta) / 2;
             }
             // 4b. Razoring: far below alpha, ask quiescence.
             if self.features.razoring
-                && depth <= RAZOR_DEPTH
-                && eval + RAZOR_BASE + RAZOR_MARGIN * depth < alpha
+                && depth <= razor_depth()
+                && eval + razor_base() + razor_margin() * depth < alpha
             {
                 let q = self.quiescence::<false>(pos, alpha, alpha + 1, ply, ctl);
                 if q <= alpha {
@@ -312,7 +312,7 @@ impl Searcher {
             }
             // 4c. Null-move pruning with adaptive reduction and verification at high depth.
             if self.features.nmp
-                && depth >= NMP_DEPTH
+                && depth >= nmp_depth()
                 && eval >= beta
                 && raw_eval >= beta
                 && ply >= self.nmp_min_ply
@@ -320,9 +320,9 @@ impl Searcher {
                 && pos.has_non_pawn_material(pos.turn())
                 && beta > -MATE_IN_MAX
             {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let r = nmp_base()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
                 self.stats.null_tries += 1;
                 self.stack[ply].mv = None;
                 self.stack[ply].piece = None;
@@ -343,7 +343,7 @@ impl Searcher {
                     }
                     if score >= beta {
                         let score = if score >= MATE_IN_MAX { beta } else { score };
-                        if depth < NMP_VERIFY_DEPTH || self.nmp_min_ply != 0 {
+                        if depth < nmp_verify_depth() || self.nmp_min_ply != 0 {
                             self.stats.null_cutoffs += 1;
                             return score;
                         }
@@ -361,12 +361,12 @@ impl Searcher {
                 }
             }
             // 4d. ProbCut: a capture that beats beta by a margin in a reduced search.
-            let rbeta = beta + PROBCUT_MARGIN;
+            let rbeta = beta + probcut_margin();
             if self.features.probcut
-                && depth >= PROBCUT_DEPTH
+                && depth >= probcut_depth()
                 && beta.abs() < MATE_IN_MAX
                 && !(tt.is_some_and(|e| {
-                    e.depth as i32 > depth - PROBCUT_REDUCTION && tt_score < rbeta
+                    e.depth as i32 > depth - probcut_reduction() && tt_score < rbeta
                 }))
             {
                 let mut picker = MovePicker::new_qsearch(
@@ -383,7 +383,7 @@ impl Searcher {
                     if s >= rbeta {
                         s = -self.negamax::<false>(
                             pos,
-                            depth - PROBCUT_REDUCTION,
+                            depth - probcut_reduction(),
                             -rbeta,
                             -rbeta + 1,
                             ply + 1,
@@ -402,7 +402,7 @@ impl Searcher {
                             pack_move(m),
                             score_to_tt(s, ply),
                             raw_eval as i16,
-                            depth - PROBCUT_REDUCTION + 1,
+                            depth - probcut_reduction() + 1,
                             Bound::Lower,
                         );
                         return s;
@@ -412,13 +412,13 @@ impl Searcher {
         }
 
         // Step 5. Internal iterative reduction: without a TT move, search shallower first.
-        if self.features.iir && tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+        if self.features.iir && tt_move.is_none() && depth >= iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
         // Step 6. Enhanced transposition cutoffs: a child whose stored upper bound proves
         // that this node fails high.
-        if self.features.etc && !PV && excluded.is_none() && depth >= ETC_DEPTH {
+        if self.features.etc && !PV && excluded.is_none() && depth >= etc_depth() {
             for m in pos.legal_moves() {
                 pos.make(m);
                 let child = self.tt.probe(pos.key());
@@ -470,7 +470,7 @@ impl Searcher {
         let mut n_quiets = 0usize;
         let mut noisy_tried: [Option<Move>; 32] = [None; 32];
         let mut n_noisy = 0usize;
-        let lmp_limit = (LMP_BASE + depth * depth) / if improving { 1 } else { 2 };
+        let lmp_limit = (lmp_base() + depth * depth) / if improving { 1 } else { 2 };
 
         while let Some(m) = picker.next(pos, &self.history) {
             if Some(m) == excluded {
@@ -484,16 +484,16 @@ impl Searcher {
             let hist_plies = if !quiet {
                 0
             } else if self.features.hist_lmr {
-                self.history.quiet_score(&cont, us, m) / LMR_CONTHIST_DIVISOR
+                self.history.quiet_score(&cont, us, m) / lmr_conthist_divisor()
             } else {
-                self.history.score(us, m) / LMR_HISTORY_DIVISOR
+                self.history.score(us, m) / lmr_history_divisor()
             };
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
                 if quiet {
                     if self.features.lmp
-                        && depth <= LMP_DEPTH
+                        && depth <= lmp_depth()
                         && moves_tried as i32 >= lmp_limit
                         && !in_check
                     {
@@ -502,10 +502,10 @@ impl Searcher {
                         continue;
                     }
                     if self.features.futility
-                        && depth <= FP_DEPTH
+                        && depth <= fp_depth()
                         && !in_check
                         && !checks
-                        && eval + FP_BASE + FP_MARGIN * depth <= alpha
+                        && eval + fp_base() + fp_margin() * depth <= alpha
                     {
                         // Per move, not skip_quiets: a quiet check later in the list may
                         // still be searched.
@@ -516,23 +516,23 @@ impl Searcher {
                     // badly before go badly here (+11.3 [−6.4, +29.1] at 10k nodes/move,
                     // 800 games: level, off by default).
                     if self.features.hist_prune
-                        && depth <= HISTPRUNE_DEPTH
+                        && depth <= histprune_depth()
                         && !in_check
                         && !checks
                         && moves_tried > 0
                     {
                         let c = self.history.cont_scores(&cont, us, m);
-                        if c[0] + c[1] < -HISTPRUNE_MARGIN * depth {
+                        if c[0] + c[1] < -histprune_margin() * depth {
                             self.stats.moves_pruned += 1;
                             continue;
                         }
                     }
                 }
-                if self.features.see_pruning && depth <= SEE_DEPTH && moves_tried > 0 {
+                if self.features.see_pruning && depth <= see_depth() && moves_tried > 0 {
                     let threshold = if quiet {
-                        -SEE_QUIET_MARGIN * depth
+                        -see_quiet_margin() * depth
                     } else {
-                        -SEE_NOISY_MARGIN * depth * depth
+                        -see_noisy_margin() * depth * depth
                     };
                     if !pos.see_ge(m, threshold) {
                         self.stats.moves_pruned += 1;
@@ -546,14 +546,14 @@ impl Searcher {
             if self.features.singular
                 && Some(m) == tt_move
                 && excluded.is_none()
-                && depth >= SE_DEPTH
+                && depth >= se_depth()
                 && (ply as i32) < 2 * self.root_depth
                 && let Some(e) = tt
-                && e.depth as i32 >= depth - SE_TT_DEPTH_SLACK
+                && e.depth as i32 >= depth - se_tt_depth_slack()
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
                 && tt_score.abs() < MATE_IN_MAX
             {
-                let sbeta = tt_score - SE_MARGIN * depth / 16;
+                let sbeta = tt_score - se_margin() * depth / 16;
                 let sdepth = (depth - 1) / 2;
                 self.stack[ply].excluded = Some(m);
                 let s = self.negamax::<false>(pos, sdepth, sbeta - 1, sbeta, ply, cut_node, ctl);
@@ -565,8 +565,8 @@ impl Searcher {
                     self.stats.singular_extensions += 1;
                     ext = 1;
                     if !PV
-                        && s < sbeta - SE_DOUBLE_MARGIN
-                        && self.stack[ply].double_ext < SE_DOUBLE_LIMIT
+                        && s < sbeta - se_double_margin()
+                        && self.stack[ply].double_ext < se_double_limit()
                     {
                         ext = 2;
                         self.stack[ply + 1].double_ext = self.stack[ply].double_ext + 1;
@@ -602,8 +602,8 @@ impl Searcher {
             // 7c. PVS with late move reductions (AlphaBeta driver: open windows throughout).
             let score = if !self.pvs && PV {
                 let r = if self.features.lmr
-                    && depth >= LMR_DEPTH
-                    && moves_tried > LMR_MIN_MOVES + 1
+                    && depth >= lmr_depth()
+                    && moves_tried > lmr_min_moves() as usize + 1
                     && quiet
                 {
                     (self.lmr_at(depth, moves_tried) - 1).clamp(0, new_depth - 1)
@@ -630,8 +630,8 @@ impl Searcher {
             } else {
                 let mut r = 0;
                 if self.features.lmr
-                    && depth >= LMR_DEPTH
-                    && moves_tried > LMR_MIN_MOVES + usize::from(PV)
+                    && depth >= lmr_depth()
+                    && moves_tried > lmr_min_moves() as usize + usize::from(PV)
                     && (quiet || picker.stage() == Stage::BadCaptures)
                 {
                     r = self.lmr_at(depth, moves_tried);
@@ -864,12 +864,12 @@ impl Searcher {
                         Move::EnPassant { .. } => 100,
                         _ => m.capture().map_or(0, crate::eval::role_value),
                     };
-                    if raw_eval + gain + DELTA_MARGIN <= alpha {
+                    if raw_eval + gain + delta_margin() <= alpha {
                         continue;
                     }
                 }
                 // SEE pruning: skip captures that lose material.
-                if self.features.qs_see && !pos.see_ge(m, QS_SEE_MARGIN) {
+                if self.features.qs_see && !pos.see_ge(m, qs_see_margin()) {
                     continue;
                 }
             }
