@@ -581,7 +581,7 @@ impl TranspositionTable {
     /// (`deeper`: entries searched deeper may cut, [`crate::search::Features::tt_deeper`]).
     /// A one-bound table returns its entry as [`Self::probe`] does; a two-bound one the bound
     /// that cuts this window if one does ([`TwoBoundEntry::view`]).
-    #[inline]
+    #[inline(always)]
     pub fn probe_window(
         &self,
         key: u64,
@@ -592,15 +592,29 @@ impl TranspositionTable {
         ply: usize,
     ) -> Option<TtEntry> {
         if self.bounds == TtBounds::Two {
-            return self
-                .probe_two(key)
-                .map(|e| e.view(alpha, beta, depth, deeper, ply));
+            return self.probe_window_two(key, alpha, beta, depth, deeper, ply);
         }
         self.probe_one(key)
     }
 
+    /// [`Self::probe_window`] in a two-bound table, out of line: the one-bound path the
+    /// engine plays with stays as small as before.
+    #[inline(never)]
+    fn probe_window_two(
+        &self,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        deeper: bool,
+        ply: usize,
+    ) -> Option<TtEntry> {
+        self.probe_two(key)
+            .map(|e| e.view(alpha, beta, depth, deeper, ply))
+    }
+
     /// Looks up `key` in a one-bound table.
-    #[inline]
+    #[inline(always)]
     fn probe_one(&self, key: u64) -> Option<TtEntry> {
         for s in &self.cluster(key).slots {
             let data = s.data.load(Ordering::Relaxed);
@@ -696,6 +710,7 @@ impl TranspositionTable {
     /// [`Self::store`] in a two-bound table: the slot of the same position, else an empty one,
     /// else the one worth least (its deeper bound's depth less 8 per generation of age).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn store_two(&self, key: u64, mv: u16, score: i16, eval: i16, depth: i32, bound: Bound) {
         let cluster = self.cluster(key);
         let age = self.age();
