@@ -667,7 +667,10 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     let k1 = (hi / 100.0).log2().ceil().max(1.0);
     let k_step = ((k1 - k0) / 10.0).ceil().max(1.0);
     let (w, h) = (760.0, 420.0);
-    let (left, right, top, bottom) = (70.0, 190.0, 40.0, 50.0);
+    // Both memories: a wider legend for the labels of the two-bound lines.
+    let both = algos.iter().any(|x| x.1 != reference_bounds);
+    let right = if both { 240.0 } else { 190.0 };
+    let (left, top, bottom) = (70.0, 40.0, 50.0);
     let (pw, ph) = (w - left - right, h - top - bottom);
     let (d0, d1) = (
         *depths.first().unwrap_or(&1) as f64,
@@ -690,7 +693,7 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     let _ = writeln!(
         s,
         r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
-        left + pw / 2.0,
+        w / 2.0,
         escape(title)
     );
     // Horizontal grid and y ticks.
@@ -793,13 +796,13 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     s
 }
 
-/// The memory in a series label, when the chart has both: ` (1 bound)` or ` (2 bounds)`.
+/// The memory in a series label, when the chart has both: ` (2 bounds)` on the two-bound
+/// lines (dashed), nothing on the one-bound ones.
 fn series_suffix(b: TtBounds, series: &[Series]) -> &'static str {
     let both = series.iter().any(|s| s.1 != b);
     match (both, b) {
-        (false, _) => "",
-        (true, TtBounds::One) => " (1 bound)",
         (true, TtBounds::Two) => " (2 bounds)",
+        _ => "",
     }
 }
 
@@ -1095,7 +1098,8 @@ pub fn run_lab_cli(args: &[String]) -> Result<(), String> {
         if let Some(f) = &o.svg {
             let memory = match o.bounds.as_slice() {
                 [TtBounds::Two] => ", two-bound TT",
-                [_, _] => ", one- and two-bound TT",
+                [TtBounds::One, TtBounds::Two] => "; dashed: two-bound TT",
+                [_, _] => "; dashed: one-bound TT",
                 _ => "",
             };
             let title = format!(
