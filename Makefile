@@ -68,12 +68,18 @@ perft-bench: build
 
 # The chess lab (long: run when the CPU is free): every search driver at fixed depths on the
 # bench positions, pure and engine modes, as Markdown tables, CSV and an SVG chart in docs/lab/.
-LAB_DEPTH ?= 1-6
+# Pure mode runs every driver on one- and two-bound memory (LAB_BOUNDS) to LAB_DEPTH, SSS* and
+# alpha-beta only to LAB_CAP's depths; finished searches go to a journal in out/, so an
+# interrupted `make lab` resumes where it stopped (delete the journal for a fresh run).
+LAB_DEPTH ?= 1-7
+LAB_CAP ?= SSS=6,AlphaBeta=6
+LAB_BOUNDS ?= 1,2
 LAB_ENGINE_DEPTH ?= 1-6
 LAB_HASH ?= 16
 lab: build
-	mkdir -p docs/lab
-	$(BIN) lab --pure --depth $(LAB_DEPTH) --hash $(LAB_HASH) \
+	mkdir -p docs/lab out
+	$(BIN) lab --pure --depth $(LAB_DEPTH) --cap $(LAB_CAP) --tt-bounds $(LAB_BOUNDS) \
+		--hash $(LAB_HASH) --journal out/lab-pure.journal \
 		--csv docs/lab/pure.csv --svg docs/lab/pure.svg > docs/lab/pure.md
 	$(BIN) lab --engine --depth $(LAB_ENGINE_DEPTH) --hash $(LAB_HASH) \
 		--csv docs/lab/engine.csv --svg docs/lab/engine.svg > docs/lab/engine.md

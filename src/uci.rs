@@ -32,7 +32,7 @@ use crate::search::{
 };
 use crate::tb::{MAX_TB_PIECES, Tablebases};
 use crate::timeman::TimeManager;
-use crate::tt::MAX_HASH_MB;
+use crate::tt::{MAX_HASH_MB, TtBounds};
 
 /// Engine name sent on `uci`.
 pub const ENGINE_NAME: &str = concat!("Nullwindow ", env!("CARGO_PKG_VERSION"));
@@ -44,6 +44,9 @@ const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
 const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
 const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
 const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
+/// Bounds per position in the hash table: 1 (the default) or 2 (a lower and an upper bound,
+/// as Plaat's MT keeps them; for the null-window drivers, `SearchAlgorithm MTDf` and the rest).
+const TT_BOUNDS: (&str, i64, i64, i64) = ("TTBounds", 1, 1, 2);
 const SYZYGY_PROBE_DEPTH: (&str, i64, i64, i64) = ("SyzygyProbeDepth", 1, 1, 100);
 const SYZYGY_PROBE_LIMIT: (&str, i64, i64, i64) = (
     "SyzygyProbeLimit",
@@ -132,6 +135,8 @@ enum Job {
         depth: u32,
     },
     Resize(usize),
+    /// `setoption name TTBounds`: a new, empty table that keeps this many bounds a position.
+    TtBounds(TtBounds),
     /// `setoption name Threads`: the number of search threads.
     Threads(usize),
     Clear,
@@ -221,6 +226,8 @@ struct Worker {
     pool: Option<ThreadPool>,
     /// Size of the table to make (MB).
     hash_mb: usize,
+    /// Bounds per position of the table to make.
+    tt_bounds: TtBounds,
     /// Search threads of the pool to make.
     threads: usize,
     /// Most search threads this worker may run.
@@ -235,8 +242,12 @@ struct Worker {
 impl Worker {
     fn pool(&mut self) -> &mut ThreadPool {
         let (hash_mb, threads, out) = (self.hash_mb, self.threads, &self.out);
+        let tt_bounds = self.tt_bounds;
         self.pool.get_or_insert_with(|| {
             let mut pool = ThreadPool::new(hash_mb);
+            if let Err(e) = pool.set_tt_bounds(tt_bounds) {
+                out.error(&e);
+            }
             if let Err(e) = pool.set_threads(threads) {
                 out.error(&e);
             }
@@ -354,6 +365,16 @@ impl Worker {
                     self.hash_mb = mb;
                 }
             }
+            Job::TtBounds(bounds) => {
+                if let Some(p) = self.pool.as_mut() {
+                    if let Err(e) = p.set_tt_bounds(bounds) {
+                        let keep = p.tt_bounds().count();
+                        self.out.error(&format!("{e}; keeping TTBounds {keep}"));
+                    }
+                } else {
+                    self.tt_bounds = bounds;
+                }
+            }
             // Search threads: joined or started between searches (the pool is idle here).
             Job::Threads(n) => {
                 self.threads = n.clamp(1, self.max_threads);
@@ -449,6 +470,7 @@ impl Uci {
         let worker = Worker {
             pool: Some(ThreadPool::new(hash_mb)),
             hash_mb,
+            tt_bounds: TtBounds::One,
             threads: THREADS.1 as usize,
             max_threads: THREADS.3 as usize,
             out: out.clone(),
@@ -478,6 +500,7 @@ impl Uci {
         let worker = Worker {
             pool: None,
             hash_mb: SANDBOX_HASH_MB,
+            tt_bounds: TtBounds::One,
             threads: SANDBOX_THREADS,
             max_threads: SANDBOX_THREADS,
             out: out.clone(),
@@ -689,6 +712,10 @@ impl Uci {
             algos.concat()
         ));
         self.say("option name SearchFeatures type string default default");
+        let (name, def, min, max) = TT_BOUNDS;
+        self.say(&format!(
+            "option name {name} type spin default {def} min {min} max {max}"
+        ));
         self.say("option name OwnBook type check default false");
         self.say("option name BookFile type string default <empty>");
         self.say("option name BookBestMove type check default false");
@@ -780,6 +807,15 @@ impl Uci {
                     } else {
                         self.hash_mb = n as usize;
                         self.send(Job::Resize(self.hash_mb));
+                    }
+                }
+            }
+            "ttbounds" => {
+                if let Some(n) = spin(TT_BOUNDS) {
+                    if self.busy_unstopped() {
+                        self.error("TTBounds cannot change during a search");
+                    } else if let Some(b) = TtBounds::from_count(n) {
+                        self.send(Job::TtBounds(b));
                     }
                 }
             }

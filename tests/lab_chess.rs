@@ -3,12 +3,17 @@
 //! driver on its own (mates, draw rules, memory cap, determinism, searchmoves).
 
 use nullwindow::bench;
-use nullwindow::lab::chess::{Mode, REFERENCE, Row, markdown_table, measure, parse_positions};
+use std::sync::Arc;
+
+use nullwindow::lab::chess::{
+    Mode, REFERENCE, Row, Setup, markdown_table, measure, measure_with, parse_positions, run_one,
+};
 use nullwindow::limits::SearchLimits;
 use nullwindow::position::Position;
 use nullwindow::search::{
     Algorithm, Features, SearchControl, SearchOptions, SearchResult, Searcher, SilentReporter,
 };
+use nullwindow::tt::{TranspositionTable, TtBounds};
 
 fn bench_positions() -> Vec<Position> {
     let p = parse_positions(bench::BENCH_EPD).expect("bench positions parse");
@@ -47,6 +52,48 @@ fn pure_mode_every_driver_agrees_on_every_bench_position_depth_1_to_4() {
     );
     assert_eq!(rows.len(), 4 * Algorithm::ALL.len());
     assert_all_agree(&rows, pos.len());
+}
+
+/// The same with two-bound memory (Plaat's MT table): every driver agrees with AspirationPVS
+/// on the same memory, and that with AspirationPVS on the one-bound table, at every depth.
+#[test]
+fn pure_mode_every_driver_agrees_with_two_bound_memory_depth_1_to_4() {
+    let pos = bench_positions();
+    let setup = Setup {
+        mode: Mode::Pure,
+        depths: 1..=4,
+        hash_mb: 16,
+        bounds: TtBounds::Two,
+        caps: Vec::new(),
+    };
+    let rows = measure_with(
+        &pos,
+        &Algorithm::ALL,
+        REFERENCE,
+        &setup,
+        None,
+        &mut |_, _| {},
+    );
+    assert_eq!(rows.len(), 4 * Algorithm::ALL.len());
+    assert!(rows.iter().all(|r| r.bounds == TtBounds::Two));
+    assert_all_agree(&rows, pos.len());
+    let mut one = Searcher::new(16);
+    let mut two =
+        Searcher::with_table(Arc::new(TranspositionTable::with_bounds(16, TtBounds::Two)));
+    for (i, p) in pos.iter().enumerate() {
+        let values = |s: &mut Searcher| -> Vec<(u32, i32)> {
+            run_one(s, p, REFERENCE, Features::pure(), 4)
+                .iter()
+                .map(|x| (x.depth, x.value))
+                .collect()
+        };
+        assert_eq!(
+            values(&mut one),
+            values(&mut two),
+            "bench position {}",
+            i + 1
+        );
+    }
 }
 
 /// Depths 5 and 6 take long (SSS* above all): `make lab-check`.
@@ -245,8 +292,63 @@ fn lab_command_writes_tables_csv_and_svg_and_refuses_bad_input() {
     let text = String::from_utf8_lossy(&sweep.stdout);
     assert!(text.contains("| 2 | MTSSS | 2/2 |"), "{text}");
 
+    // Both memories, a capped driver and a journal that a second run takes every search from.
+    let journal = dir.join("journal.txt");
+    let both = |csv: &std::path::Path| {
+        Command::new(exe)
+            .args(["lab", "--depth", "1-2", "--positions", "2", "-q"])
+            .args([
+                "--algorithms",
+                "MTDf,SSS",
+                "--cap",
+                "SSS=1",
+                "--tt-bounds",
+                "1,2",
+            ])
+            .arg("--journal")
+            .arg(&journal)
+            .arg("--csv")
+            .arg(csv)
+            .output()
+            .expect("run lab")
+    };
+    let first = both(&dir.join("b1.csv"));
+    assert!(first.status.success());
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert!(
+        text.contains("### depth 2 (pure mode, 2 positions, hash 16 MB, two-bound TT)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("| SSS | 2/2 |").count(), 2, "{text}");
+    assert_eq!(text.matches("| MTDf | 2/2 |").count(), 4, "{text}");
+    let rows = std::fs::read_to_string(dir.join("b1.csv")).expect("csv written");
+    // (AspirationPVS, MTDf) x 2 depths + SSS at depth 1, for each memory.
+    assert_eq!(rows.lines().count(), 1 + 2 * 5, "{rows}");
+    assert!(
+        rows.lines()
+            .skip(1)
+            .all(|l| l.ends_with(",1") || l.ends_with(",2"))
+    );
+    let searches = std::fs::read_to_string(&journal).expect("journal written");
+    assert_eq!(searches.lines().count(), 2 * 2 * 3);
+    let again = both(&dir.join("b2.csv"));
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("b1.csv")).expect("csv"),
+        std::fs::read_to_string(dir.join("b2.csv")).expect("csv"),
+        "a resumed run gives the same rows"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&journal).expect("journal"),
+        searches,
+        "nothing searched again"
+    );
+
     for bad in [
         &["lab", "--depth", "3-1"][..],
+        &["lab", "--tt-bounds", "3"],
+        &["lab", "--cap", "SSS"],
+        &["lab", "--cap", "Nonsense=3"],
         &["lab", "--algorithms", "PVS,Nonsense"],
         &["lab", "--epd", "/nonexistent/file.epd"],
         &["lab", "--hash", "0"],

@@ -31,6 +31,7 @@ fn handshake_lists_every_option() {
         "option name Move Overhead type spin default 30 min 0",
         "option name Ponder type check default false",
         "option name UCI_Chess960 type check default false",
+        "option name TTBounds type spin default 1 min 1 max 2",
     ] {
         assert!(all.contains(opt), "missing '{opt}' in\n{all}");
     }
@@ -85,6 +86,7 @@ fn bad_input_is_reported_and_state_kept() {
         "setoption name Hash value 0",
         "setoption name MultiPV value 100000",
         "setoption name Ponder value maybe",
+        "setoption name TTBounds value 3",
         "setoption name No Such Option value 1",
         "setoption",
     ] {
@@ -222,6 +224,32 @@ fn end_of_input_exits() {
     e.expect("readyok");
     e.close_stdin();
     assert!(e.exited_within(Duration::from_secs(2)));
+}
+
+/// `TTBounds 2`: the MT drivers (and the others) play on a two-bound table, with one thread
+/// and with two; `TTBounds 1` goes back to the default table.
+#[test]
+fn two_bound_table_plays() {
+    let mut e = Engine::start();
+    e.send("setoption name TTBounds value 2");
+    for (algorithm, threads) in [("MTDf", 1), ("MTDbi", 2), ("AspirationPVS", 2)] {
+        e.send(&format!("setoption name SearchAlgorithm value {algorithm}"));
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("position fen {KIWIPETE}"));
+        e.send("go depth 6");
+        let bm = e.expect("bestmove");
+        assert!(
+            is_legal(KIWIPETE, false, &bestmove(&bm)),
+            "{algorithm}: {bm}"
+        );
+    }
+    e.send("setoption name TTBounds value 1");
+    e.send("setoption name SearchAlgorithm value MTDf");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let bm = e.expect("bestmove");
+    assert!(is_legal(START_FEN, false, &bestmove(&bm)), "{bm}");
+    assert!(!e.seen.iter().any(|l| l.contains("error")), "{:?}", e.seen);
 }
 
 #[test]

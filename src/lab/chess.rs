@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! nullwindow lab [--pure|--engine] [--depth A-B] [--hash MB] [--epd FILE] [--positions N]
-//!                [--algorithms LIST] [--csv FILE] [--svg FILE]
+//!                [--algorithms LIST] [--tt-bounds 1|2|1,2] [--journal FILE]
+//!                [--csv FILE] [--svg FILE]
 //! nullwindow lab --tt-sweep [--depth D] [--hashes LIST] [--pure|--engine] ...
 //! ```
 //!
@@ -19,11 +20,20 @@
 //! position. In `--pure` mode ([`Features::pure`]) every driver searches the same tree and
 //! must find the same value.
 //!
+//! `--tt-bounds` picks the table every search runs with: one bound per position (the engine's
+//! default), two (a lower and an upper bound, Plaat's MT memory, [`TtBounds::Two`]) or both,
+//! one after the other; each memory's rows are compared with AspirationPVS on the same
+//! memory. `--journal` makes a long run resumable: every finished search is appended to the
+//! file, and a run started again with the same file takes those searches from it.
+//!
 //! The module prints (it is a tool, not the engine); the measuring itself is [`measure`],
 //! which tests call.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::ops::RangeInclusive;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::bench;
@@ -33,6 +43,7 @@ use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, SearchControl, SearchOptions, SearchStats,
     Searcher,
 };
+use crate::tt::{TranspositionTable, TtBounds};
 
 /// Usage text of the `lab` subcommand.
 pub const USAGE: &str = "\
@@ -51,6 +62,12 @@ total nodes, root searches per iteration and time, each also as % of AspirationP
                          (default: bench-positions/bench.epd, built in)
   --positions N          only the first N positions
   --algorithms LIST      comma-separated driver names (default: all; AspirationPVS always runs)
+  --tt-bounds 1|2|1,2    bounds per position in the TT: 1 (default, the engine's table), 2 (a
+                         lower and an upper bound, as Plaat's MT), or 1,2: every driver with
+                         each, one table per depth and memory (% of AspirationPVS, same memory)
+  --journal FILE         append every finished search to FILE and take the searches FILE
+                         already holds from it (run again with the same FILE to resume)
+  --cap NAME=D[,...]     search these drivers only to depth D (e.g. SSS=6 with --depth 1-7)
   --csv FILE             write every row as CSV
   --svg FILE             line chart: total nodes relative to AspirationPVS by depth
   --tt-sweep             MTSSS, MTDf and PVS at one depth over hash sizes
@@ -156,6 +173,8 @@ pub struct Row {
     pub depth: u32,
     /// TT size in MB.
     pub hash_mb: usize,
+    /// Bounds per position in the TT.
+    pub bounds: TtBounds,
     /// The driver.
     pub algorithm: Algorithm,
     /// Positions whose search completed this depth (the sums are over these).
@@ -182,7 +201,8 @@ pub struct Row {
 
 /// Runs `algorithms` (the reference driver is added first if missing) on every position to
 /// the last depth of `depths` and returns one row per (depth, driver), depth-major.
-/// `progress(position index, driver)` is called before each search.
+/// `progress(position index, driver)` is called before each search. One-bound table, no
+/// journal: [`measure_with`] has both.
 pub fn measure(
     positions: &[Position],
     algorithms: &[Algorithm],
@@ -192,27 +212,96 @@ pub fn measure(
     hash_mb: usize,
     progress: &mut dyn FnMut(usize, Algorithm),
 ) -> Vec<Row> {
+    let setup = Setup {
+        mode,
+        depths,
+        hash_mb,
+        bounds: TtBounds::One,
+        caps: Vec::new(),
+    };
+    measure_with(positions, algorithms, reference, &setup, None, progress)
+}
+
+/// What every search of a [`measure_with`] run shares.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Pure or engine.
+    pub mode: Mode,
+    /// Depths to tabulate (every search goes to the last).
+    pub depths: RangeInclusive<u32>,
+    /// TT size in MB (a fresh table for every search).
+    pub hash_mb: usize,
+    /// Bounds per position in the TT.
+    pub bounds: TtBounds,
+    /// Drivers searched only to a smaller depth than the others (their rows stop there).
+    pub caps: Vec<(Algorithm, u32)>,
+}
+
+impl Setup {
+    /// The depth `algorithm` is searched to.
+    pub fn max_depth(&self, algorithm: Algorithm) -> u32 {
+        let d = *self.depths.end();
+        self.caps
+            .iter()
+            .filter(|c| c.0 == algorithm)
+            .fold(d, |d, c| d.min(c.1))
+    }
+}
+
+/// [`measure`] with the TT's bounds per position and an optional [`Journal`] that searches
+/// are taken from and appended to.
+pub fn measure_with(
+    positions: &[Position],
+    algorithms: &[Algorithm],
+    reference: Algorithm,
+    setup: &Setup,
+    mut journal: Option<&mut Journal>,
+    progress: &mut dyn FnMut(usize, Algorithm),
+) -> Vec<Row> {
+    let Setup {
+        mode,
+        ref depths,
+        hash_mb,
+        bounds,
+        ..
+    } = *setup;
     let mut algos = vec![reference];
     algos.extend(algorithms.iter().copied().filter(|&a| a != reference));
-    let mut searcher = Searcher::new(hash_mb);
-    let max_depth = *depths.end();
+    let table = TranspositionTable::with_bounds(hash_mb, bounds);
+    let mut searcher = Searcher::with_table(Arc::new(table));
     // samples[a][p]: the iterations of driver a on position p.
     let mut samples: Vec<Vec<Vec<Sample>>> = vec![Vec::new(); algos.len()];
     for (p, pos) in positions.iter().enumerate() {
         for (a, &algorithm) in algos.iter().enumerate() {
             progress(p, algorithm);
-            let s = run_one(&mut searcher, pos, algorithm, mode.features(), max_depth);
+            let max_depth = setup.max_depth(algorithm);
+            let key = journal_key(setup, max_depth, pos, algorithm);
+            let done = journal.as_ref().and_then(|j| j.done.get(&key).cloned());
+            let s = match done {
+                Some(s) => s,
+                None => {
+                    let s = run_one(&mut searcher, pos, algorithm, mode.features(), max_depth);
+                    if let Some(j) = journal.as_mut() {
+                        j.append(&key, &s);
+                    }
+                    s
+                }
+            };
             samples[a].push(s);
         }
     }
     let at = |s: &[Sample], d: u32| s.iter().find(|x| x.depth == d).cloned();
     let mut rows = Vec::new();
-    for d in depths {
+    for d in depths.clone() {
         for (a, &algorithm) in algos.iter().enumerate() {
+            if d > setup.max_depth(algorithm) {
+                continue;
+            }
             let mut row = Row {
                 mode,
                 depth: d,
                 hash_mb,
+                bounds,
                 algorithm,
                 positions: 0,
                 agree: 0,
@@ -248,6 +337,126 @@ pub fn measure(
         }
     }
     rows
+}
+
+/// The searches of earlier runs, by [`journal_key`], and the file new ones are appended to:
+/// one line per finished search, `key<TAB>samples`, the samples `;`-separated as
+/// `depth:value:leaves:interior:nodes:qnodes:evals:root_searches:time_ms`. A line cut short
+/// (a run killed while writing it) is ignored, and the search runs again.
+pub struct Journal {
+    done: HashMap<String, Vec<Sample>>,
+    file: std::fs::File,
+    path: String,
+}
+
+impl Journal {
+    /// Opens (or creates) the journal at `path` and reads the searches it holds.
+    pub fn open(path: &str) -> Result<Journal, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("cannot read {path}: {e}")),
+        };
+        let mut done = HashMap::new();
+        for line in text.lines() {
+            if let Some((key, samples)) = line.rsplit_once('\t')
+                && let Some(samples) = parse_samples(samples)
+            {
+                done.insert(key.to_string(), samples);
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {path}: {e}"))?;
+        // A line cut short by a killed run must not swallow the next one.
+        if !text.is_empty() && !text.ends_with('\n') {
+            let _ = writeln!(file);
+        }
+        Ok(Journal {
+            done,
+            file,
+            path: path.to_string(),
+        })
+    }
+
+    /// Number of searches the journal holds.
+    pub fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether the journal holds no search.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty()
+    }
+
+    fn append(&mut self, key: &str, samples: &[Sample]) {
+        let text: Vec<String> = samples
+            .iter()
+            .map(|x| {
+                let st = &x.stats;
+                format!(
+                    "{}:{}:{}:{}:{}:{}:{}:{}:{}",
+                    x.depth,
+                    x.value,
+                    st.leaves,
+                    st.interior,
+                    st.nodes,
+                    st.qnodes,
+                    st.evals,
+                    st.root_searches,
+                    x.time_ms
+                )
+            })
+            .collect();
+        // One write per line, flushed at once: a kill leaves at most the last line partial.
+        let line = format!("{key}\t{}\n", text.join(";"));
+        if let Err(e) = self.file.write_all(line.as_bytes()) {
+            eprintln!("warning: cannot append to {}: {e}", self.path);
+        }
+        self.done.insert(key.to_string(), samples.to_vec());
+    }
+}
+
+/// What identifies a search in a [`Journal`]: mode, hash, bounds, depth, position, driver.
+fn journal_key(setup: &Setup, max_depth: u32, pos: &Position, algorithm: Algorithm) -> String {
+    format!(
+        "{}\t{}\t{}\t{}\t{}\t{}",
+        setup.mode.name(),
+        setup.hash_mb,
+        setup.bounds.count(),
+        max_depth,
+        pos.fen(),
+        algorithm.name()
+    )
+}
+
+fn parse_samples(text: &str) -> Option<Vec<Sample>> {
+    let mut out = Vec::new();
+    for part in text.split(';').filter(|p| !p.is_empty()) {
+        let f: Vec<&str> = part.split(':').collect();
+        if f.len() != 9 {
+            return None;
+        }
+        let n = |i: usize| f[i].parse::<u64>().ok();
+        let stats = SearchStats {
+            leaves: n(2)?,
+            interior: n(3)?,
+            nodes: n(4)?,
+            qnodes: n(5)?,
+            evals: n(6)?,
+            root_searches: n(7)?,
+            ..SearchStats::default()
+        };
+        out.push(Sample {
+            depth: f[0].parse().ok()?,
+            value: f[1].parse().ok()?,
+            stats,
+            time_ms: f[8].parse().ok()?,
+        });
+    }
+    Some(out)
 }
 
 /// Reads positions from EPD/FEN text: one a line, blank lines and `#` comments skipped, the
@@ -291,16 +500,21 @@ fn pct(x: f64, reference: f64) -> String {
     }
 }
 
-/// The Markdown table of one depth (rows of other depths are ignored).
+/// The Markdown table of one depth (rows of other depths are ignored; pass the rows of one
+/// memory, [`Row::bounds`]).
 pub fn markdown_table(rows: &[Row], depth: u32, reference: Algorithm) -> String {
     let rows: Vec<&Row> = rows.iter().filter(|r| r.depth == depth).collect();
     let Some(r0) = rows.iter().find(|r| r.algorithm == reference) else {
         return String::new();
     };
     let mut s = String::new();
+    let memory = match r0.bounds {
+        TtBounds::One => "",
+        TtBounds::Two => ", two-bound TT",
+    };
     let _ = writeln!(
         s,
-        "### depth {depth} ({} mode, {} positions, hash {} MB)\n",
+        "### depth {depth} ({} mode, {} positions, hash {} MB{memory})\n",
         r0.mode.name(),
         r0.positions,
         r0.hash_mb
@@ -359,7 +573,7 @@ pub fn markdown_table(rows: &[Row], depth: u32, reference: Algorithm) -> String 
 
 /// CSV header of [`csv_rows`].
 pub const CSV_HEADER: &str = "mode,depth,hash_mb,algorithm,positions,agree,leaves,interior,\
-                              nodes,qnodes,evals,root_searches,time_ms";
+                              nodes,qnodes,evals,root_searches,time_ms,tt_bounds";
 
 /// The rows as CSV lines (no header).
 pub fn csv_rows(rows: &[Row]) -> String {
@@ -367,7 +581,7 @@ pub fn csv_rows(rows: &[Row]) -> String {
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{:.1}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.1},{}",
             r.mode.name(),
             r.depth,
             r.hash_mb,
@@ -380,7 +594,8 @@ pub fn csv_rows(rows: &[Row]) -> String {
             r.qnodes,
             r.evals,
             r.root_searches,
-            r.time_ms
+            r.time_ms,
+            r.bounds.count()
         );
     }
     s
@@ -400,29 +615,39 @@ fn format_pct(v: f64) -> String {
     }
 }
 
+/// A line of the chart: a driver on a memory.
+type Series = (Algorithm, TtBounds);
+
 /// An SVG line chart of total nodes relative to the reference driver (%, log scale) by depth,
 /// one line per driver, with axes and a legend.
 pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     let mut depths: Vec<u32> = rows.iter().map(|r| r.depth).collect();
     depths.sort_unstable();
     depths.dedup();
-    let mut algos: Vec<Algorithm> = Vec::new();
+    // One series per (driver, memory); the reference is the driver on the first memory.
+    let mut algos: Vec<Series> = Vec::new();
     for r in rows {
-        if !algos.contains(&r.algorithm) {
-            algos.push(r.algorithm);
+        if !algos.contains(&(r.algorithm, r.bounds)) {
+            algos.push((r.algorithm, r.bounds));
         }
     }
+    let reference_bounds = rows.first().map_or(TtBounds::One, |r| r.bounds);
     let reference_nodes = |d: u32| {
         rows.iter()
-            .find(|r| r.depth == d && r.algorithm == reference)
+            .find(|r| r.depth == d && r.algorithm == reference && r.bounds == reference_bounds)
             .map_or(0, |r| r.nodes)
     };
-    let series: Vec<(Algorithm, Vec<(u32, f64)>)> = algos
+    let series: Vec<(Series, Vec<(u32, f64)>)> = algos
         .iter()
-        .map(|&a| {
+        .map(|&(a, b)| {
             let pts = rows
                 .iter()
-                .filter(|r| r.algorithm == a && reference_nodes(r.depth) > 0 && r.positions > 0)
+                .filter(|r| {
+                    r.algorithm == a
+                        && r.bounds == b
+                        && reference_nodes(r.depth) > 0
+                        && r.positions > 0
+                })
                 .map(|r| {
                     (
                         r.depth,
@@ -430,7 +655,7 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
                     )
                 })
                 .collect();
-            (a, pts)
+            ((a, b), pts)
         })
         .collect();
     // Log scale: one grid line per doubling.
@@ -442,7 +667,10 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     let k1 = (hi / 100.0).log2().ceil().max(1.0);
     let k_step = ((k1 - k0) / 10.0).ceil().max(1.0);
     let (w, h) = (760.0, 420.0);
-    let (left, right, top, bottom) = (70.0, 190.0, 40.0, 50.0);
+    // Both memories: a wider legend for the labels of the two-bound lines.
+    let both = algos.iter().any(|x| x.1 != reference_bounds);
+    let right = if both { 240.0 } else { 190.0 };
+    let (left, top, bottom) = (70.0, 40.0, 50.0);
     let (pw, ph) = (w - left - right, h - top - bottom);
     let (d0, d1) = (
         *depths.first().unwrap_or(&1) as f64,
@@ -465,7 +693,7 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     let _ = writeln!(
         s,
         r#"<text x="{}" y="22" text-anchor="middle" font-size="14">{}</text>"#,
-        left + pw / 2.0,
+        w / 2.0,
         escape(title)
     );
     // Horizontal grid and y ticks.
@@ -511,15 +739,24 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<text x="16" y="{:.1}" text-anchor="middle" transform="rotate(-90 16 {:.1})">total nodes, % of {} (log scale)</text>"#,
+        r#"<text x="16" y="{:.1}" text-anchor="middle" transform="rotate(-90 16 {:.1})">total nodes, % of {}{} (log scale)</text>"#,
         top + ph / 2.0,
         top + ph / 2.0,
-        reference.name()
+        reference.name(),
+        series_suffix(reference_bounds, &algos)
     );
     // Series and legend.
-    for (i, (a, pts)) in series.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        let dash = if i >= COLORS.len() {
+    let mut distinct: Vec<Algorithm> = Vec::new();
+    for (a, _) in &algos {
+        if !distinct.contains(a) {
+            distinct.push(*a);
+        }
+    }
+    for (i, ((a, b), pts)) in series.iter().enumerate() {
+        // A driver keeps its colour on both memories; the second memory is dashed.
+        let k = distinct.iter().position(|x| x == a).unwrap_or(i);
+        let color = COLORS[k % COLORS.len()];
+        let dash = if k >= COLORS.len() || *b != reference_bounds {
             r#" stroke-dasharray="4 3""#
         } else {
             ""
@@ -547,15 +784,26 @@ pub fn svg_chart(rows: &[Row], reference: Algorithm, title: &str) -> String {
         let lx = left + pw + 20.0;
         let _ = writeln!(
             s,
-            r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/><text x="{:.1}" y="{:.1}">{}</text>"#,
+            r#"<line x1="{lx}" y1="{ly}" x2="{:.1}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/><text x="{:.1}" y="{:.1}">{}{}</text>"#,
             lx + 24.0,
             lx + 30.0,
             ly + 4.0,
-            a.name()
+            a.name(),
+            series_suffix(*b, &algos)
         );
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The memory in a series label, when the chart has both: ` (2 bounds)` on the two-bound
+/// lines (dashed), nothing on the one-bound ones.
+fn series_suffix(b: TtBounds, series: &[Series]) -> &'static str {
+    let both = series.iter().any(|s| s.1 != b);
+    match (both, b) {
+        (true, TtBounds::Two) => " (2 bounds)",
+        _ => "",
+    }
 }
 
 fn escape(t: &str) -> String {
@@ -616,6 +864,9 @@ struct LabOptions {
     tt_sweep: bool,
     hashes: Vec<usize>,
     quiet: bool,
+    bounds: Vec<TtBounds>,
+    journal: Option<String>,
+    caps: Vec<(Algorithm, u32)>,
 }
 
 fn parse_num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -653,6 +904,9 @@ fn parse_lab_args(args: &[String]) -> Result<Option<LabOptions>, String> {
         tt_sweep: false,
         hashes: (0..=8).map(|i| 1usize << i).collect(),
         quiet: false,
+        bounds: vec![TtBounds::One],
+        journal: None,
+        caps: Vec::new(),
     };
     let mut flags = super::Flags::new(args);
     while let Some(flag) = flags.next_flag() {
@@ -701,6 +955,36 @@ fn parse_lab_args(args: &[String]) -> Result<Option<LabOptions>, String> {
                     return Err("--hashes wants sizes from 1 to 65536 MB".into());
                 }
             }
+            "--tt-bounds" => {
+                let v = value("--tt-bounds")?;
+                o.bounds = v
+                    .split(',')
+                    .map(|b| {
+                        b.trim()
+                            .parse()
+                            .ok()
+                            .and_then(TtBounds::from_count)
+                            .ok_or_else(|| format!("--tt-bounds wants 1, 2 or 1,2, got '{v}'"))
+                    })
+                    .collect::<Result<_, _>>()?;
+                o.bounds.dedup();
+            }
+            "--journal" => o.journal = Some(value("--journal")?),
+            "--cap" => {
+                let v = value("--cap")?;
+                for c in v.split(',') {
+                    let (name, d) = c
+                        .split_once('=')
+                        .ok_or_else(|| format!("--cap wants NAME=DEPTH[,...], got '{v}'"))?;
+                    let a = Algorithm::from_name(name)
+                        .ok_or_else(|| format!("unknown algorithm '{name}' in --cap"))?;
+                    let d: u32 = parse_num("--cap", d)?;
+                    if d == 0 {
+                        return Err("--cap wants depths of at least 1".into());
+                    }
+                    o.caps.push((a, d));
+                }
+            }
             "-q" | "--quiet" => o.quiet = true,
             other => return Err(format!("unknown argument '{other}' (try --help)")),
         }
@@ -733,24 +1017,45 @@ pub fn run_lab_cli(args: &[String]) -> Result<(), String> {
     }
     let quiet = o.quiet;
     let total = positions.len();
-    let mut progress = |p: usize, a: Algorithm| {
-        if !quiet {
-            eprint!("\rposition {:3}/{total} {:<14}", p + 1, a.name());
+    let mut journal = match &o.journal {
+        Some(f) => {
+            let j = Journal::open(f)?;
+            if !quiet && !j.is_empty() {
+                eprintln!("{f}: {} searches done before", j.len());
+            }
+            Some(j)
         }
+        None => None,
     };
     let mut csv = format!("{CSV_HEADER}\n");
+    let setup = |depths: RangeInclusive<u32>, hash_mb: usize, bounds: TtBounds| Setup {
+        mode: o.mode,
+        depths,
+        hash_mb,
+        bounds,
+        caps: o.caps.clone(),
+    };
     if o.tt_sweep {
-        let depth = o.depths.map_or(5, |d| *d.end());
+        let depth = o.depths.clone().map_or(5, |d| *d.end());
         let algos = [Algorithm::MtSss, Algorithm::MtdF, Algorithm::Pvs];
+        let bounds = o.bounds.first().copied().unwrap_or_default();
         let mut rows = Vec::new();
         for &hash in &o.hashes {
-            rows.extend(measure(
+            let mut progress = |p: usize, a: Algorithm| {
+                if !quiet {
+                    eprint!(
+                        "\rhash {hash:5} MB position {:3}/{total} {:<14}",
+                        p + 1,
+                        a.name()
+                    );
+                }
+            };
+            rows.extend(measure_with(
                 &positions,
                 &algos,
                 Algorithm::Pvs,
-                o.mode,
-                depth..=depth,
-                hash,
+                &setup(depth..=depth, hash, bounds),
+                journal.as_mut(),
                 &mut progress,
             ));
         }
@@ -761,25 +1066,44 @@ pub fn run_lab_cli(args: &[String]) -> Result<(), String> {
         csv.push_str(&csv_rows(&rows));
     } else {
         let depths = o.depths.clone().unwrap_or(1..=6);
-        let rows = measure(
-            &positions,
-            &o.algorithms,
-            REFERENCE,
-            o.mode,
-            depths.clone(),
-            o.hash_mb,
-            &mut progress,
-        );
-        if !quiet {
-            eprintln!();
-        }
-        for d in depths.clone() {
-            println!("{}", markdown_table(&rows, d, REFERENCE));
+        let mut rows = Vec::new();
+        for &bounds in &o.bounds {
+            let mut progress = |p: usize, a: Algorithm| {
+                if !quiet {
+                    eprint!(
+                        "\r{} bound(s) position {:3}/{total} {:<14}",
+                        bounds.count(),
+                        p + 1,
+                        a.name()
+                    );
+                }
+            };
+            let mine = measure_with(
+                &positions,
+                &o.algorithms,
+                REFERENCE,
+                &setup(depths.clone(), o.hash_mb, bounds),
+                journal.as_mut(),
+                &mut progress,
+            );
+            if !quiet {
+                eprintln!();
+            }
+            for d in depths.clone() {
+                println!("{}", markdown_table(&mine, d, REFERENCE));
+            }
+            rows.extend(mine);
         }
         csv.push_str(&csv_rows(&rows));
         if let Some(f) = &o.svg {
+            let memory = match o.bounds.as_slice() {
+                [TtBounds::Two] => ", two-bound TT",
+                [TtBounds::One, TtBounds::Two] => "; dashed: two-bound TT",
+                [_, _] => "; dashed: one-bound TT",
+                _ => "",
+            };
             let title = format!(
-                "Total nodes relative to {} ({} mode, {} positions, hash {} MB)",
+                "Total nodes relative to {} ({} mode, {} positions, hash {} MB{memory})",
                 REFERENCE.name(),
                 o.mode.name(),
                 positions.len(),

@@ -213,7 +213,8 @@ impl Searcher {
         let key = pos.key();
         self.stats.tt_probes += 1;
         let tt = if excluded.is_none() {
-            self.tt.probe(key)
+            self.tt
+                .probe_window(key, alpha, beta, depth, self.features.tt_deeper, ply)
         } else {
             None
         };
@@ -421,7 +422,9 @@ impl Searcher {
         if self.features.etc && !PV && excluded.is_none() && depth >= etc_depth() {
             for m in pos.legal_moves() {
                 pos.make(m);
-                let child = self.tt.probe(pos.key());
+                let child =
+                    self.tt
+                        .probe_window(pos.key(), -beta, -alpha, depth - 1, true, ply + 1);
                 pos.unmake();
                 if let Some(c) = child {
                     let s = -score_from_tt(c.score, ply + 1);
@@ -817,7 +820,9 @@ impl Searcher {
 
         let key = pos.key();
         self.stats.tt_probes += 1;
-        let tt = self.tt.probe(key);
+        let tt = self
+            .tt
+            .probe_window(key, alpha, beta, 0, self.features.tt_deeper, ply);
         let mut tt_move = None;
         if let Some(e) = tt {
             self.stats.tt_hits += 1;

@@ -71,7 +71,7 @@ use super::{
 };
 use crate::limits::SearchLimits;
 use crate::position::{Move, Position};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtBounds};
 
 /// Most search threads (the UCI `Threads` maximum).
 pub const MAX_THREADS: usize = 1024;
@@ -419,12 +419,34 @@ impl ThreadPool {
     /// cannot be had the old table stays, and the error says why. (The old table is freed
     /// once the new one is handed out, as [`TranspositionTable::resize`] does.)
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
-        let tt = Arc::new(TranspositionTable::try_new(mb)?);
+        let bounds = self.main.tt.bounds();
+        self.replace_table(TranspositionTable::try_with_bounds(mb, bounds)?);
+        Ok(())
+    }
+
+    /// Replaces the table by an empty one of the same size that keeps `bounds` bounds per
+    /// position (`TTBounds`; call between searches). Nothing changes if the table already
+    /// does; on an allocation failure the old table stays.
+    pub fn set_tt_bounds(&mut self, bounds: TtBounds) -> Result<(), String> {
+        if self.main.tt.bounds() == bounds {
+            return Ok(());
+        }
+        let mb = self.main.tt.size_mb();
+        self.replace_table(TranspositionTable::try_with_bounds(mb, bounds)?);
+        Ok(())
+    }
+
+    /// How many bounds the table keeps per position.
+    pub fn tt_bounds(&self) -> TtBounds {
+        self.main.tt.bounds()
+    }
+
+    fn replace_table(&mut self, tt: TranspositionTable) {
+        let tt = Arc::new(tt);
         for h in &self.helpers {
             lock(&h.searcher).tt = tt.clone();
         }
         self.main.tt = tt;
-        Ok(())
     }
 
     /// Sets the tablebase options of every thread (call between searches).
