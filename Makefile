@@ -112,20 +112,24 @@ datagen: build
 	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g1 (docs/nnue.md: data gen1 = seed 1,
-# 4,104 games, made by commit f16be48). A run is reproducible for a seed and a thread count.
-TRAIN_DATA ?= $(DATA_DIR)/gen1.bin
+# The defaults are the settings of the embedded net nw-g2 (docs/nnue.md): data gen1 (seed 1,
+# 4,104 games, made by commit f16be48) and the first 6,213 games of gen2 (seed 2, Bench 2435828
+# builds): `head -c 18129472 gen2.bin > gen2-6213.bin`, or `nullwindow datagen --seed 2
+# --games 6213 --threads 2 --nodes 5000 --out gen2-6213.bin` with such a build. A run is
+# reproducible for a seed and a thread count.
+TRAIN_DATA ?= $(DATA_DIR)/gen1.bin,$(DATA_DIR)/gen2-6213.bin
 TRAIN_HIDDEN ?= 128
 TRAIN_EPOCHS ?= 30
 TRAIN_BATCH ?= 4096
 TRAIN_LR ?= 0.002
 TRAIN_LAMBDA ?= 0
+TRAIN_WD ?= 0.3
 TRAIN_SEED ?= 1
 TRAIN_THREADS ?= 2
 NET_NAME ?= trained.nnue
 train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --epochs $(TRAIN_EPOCHS) \
-		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --seed $(TRAIN_SEED) \
+		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
 		--threads $(TRAIN_THREADS) --out nets/$(NET_NAME)
 
 lint:
