@@ -220,9 +220,10 @@ impl Searcher {
         };
         let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
         let tt_score = tt.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
+        let tt_noisy = tt_move.is_some_and(is_noisy);
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
-            if !PV
+            if (!PV || (self.features.pv_tt_exact && e.bound == Bound::Exact))
                 && (e.depth as i32 == depth || (self.features.tt_deeper && e.depth as i32 > depth))
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && tt_score >= beta)
@@ -281,10 +282,14 @@ impl Searcher {
             };
         }
         self.stack[ply].eval = raw_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.stack[ply - 2].eval != NONE_EVAL
-            && raw_eval > self.stack[ply - 2].eval;
+        let improving = if self.features.improving4 {
+            improving_from(raw_eval, ply, |back| self.stack[ply - back].eval)
+        } else {
+            !in_check
+                && ply >= 2
+                && self.stack[ply - 2].eval != NONE_EVAL
+                && raw_eval > self.stack[ply - 2].eval
+        };
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 1].excluded = None;
         self.stack[ply + 1].double_ext = self.stack[ply].double_ext;
@@ -643,6 +648,7 @@ impl Searcher {
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
                     r -= hist_plies;
+                    r += i32::from(self.features.tt_capture && quiet && tt_noisy);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax::<false>(
@@ -654,21 +660,28 @@ impl Searcher {
                     true,
                     ctl,
                 );
+                let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
-                    self.stats.lmr_researches += 1;
-                    s = -self.negamax::<false>(
-                        pos,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        !cut_node,
-                        ctl,
-                    );
+                    if self.features.lmr_deeper {
+                        full_depth += lmr_research_adjust(s, best_score, new_depth);
+                    }
+                    // (With `lmrdeeper` a re-search no deeper than the reduced one is skipped.)
+                    if full_depth > new_depth - r {
+                        self.stats.lmr_researches += 1;
+                        s = -self.negamax::<false>(
+                            pos,
+                            full_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            !cut_node,
+                            ctl,
+                        );
+                    }
                 }
                 if PV && s > alpha && s < beta {
                     self.stats.pvs_researches += 1;
-                    s = -self.negamax::<true>(pos, new_depth, -beta, -alpha, ply + 1, false, ctl);
+                    s = -self.negamax::<true>(pos, full_depth, -beta, -alpha, ply + 1, false, ctl);
                 }
                 s
             };
@@ -915,6 +928,43 @@ impl Searcher {
     }
 }
 
+/// The LMR re-search depth adjustment (`lmrdeeper`): after a reduced search scored `score`
+/// above alpha, the full-depth re-search goes one ply deeper if `score` beats the best score
+/// so far by a wide margin (the move looks much better than the others), one ply shallower if
+/// it barely beats it, otherwise `new_depth` as usual.
+#[inline]
+pub(super) fn lmr_research_adjust(score: i32, best: i32, new_depth: i32) -> i32 {
+    if score > best + lmr_deeper_base() + lmr_deeper_margin() * new_depth {
+        1
+    } else if score < best + lmr_shallower_margin() {
+        -1
+    } else {
+        0
+    }
+}
+
+/// `improving` with `improving4`: the raw eval above the one two plies back, or, when that one
+/// is missing (in check there), four plies back; with neither of those two, `true`. Not in
+/// check now and not at plies 0 and 1 (as without the switch). `eval_back(k)` is the raw eval
+/// `k` plies back (NONE_EVAL in check), asked only for `k ≤ ply`.
+#[inline]
+pub(super) fn improving_from(raw_eval: i32, ply: usize, eval_back: impl Fn(usize) -> i32) -> bool {
+    if raw_eval == NONE_EVAL || ply < 2 {
+        return false;
+    }
+    let e2 = eval_back(2);
+    if e2 != NONE_EVAL {
+        return raw_eval > e2;
+    }
+    if ply >= 4 {
+        let e4 = eval_back(4);
+        if e4 != NONE_EVAL {
+            return raw_eval > e4;
+        }
+    }
+    true
+}
+
 /// The kind of bound a fail-soft result is, given the window it was searched with. Without
 /// `exact_ok` (quiescence at non-PV nodes) a result inside the window is stored as an upper bound.
 #[inline]
@@ -925,5 +975,42 @@ fn bound_of(best: i32, old_alpha: i32, beta: i32, exact_ok: bool) -> Bound {
         Bound::Exact
     } else {
         Bound::Upper
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lmr_research_depth_follows_the_margin_over_the_best_score() {
+        let deeper = lmr_deeper_base() + lmr_deeper_margin() * 6;
+        assert_eq!(lmr_research_adjust(100 + deeper + 1, 100, 6), 1);
+        assert_eq!(lmr_research_adjust(100 + deeper, 100, 6), 0);
+        // The margin for a ply deeper grows with the depth.
+        assert_eq!(lmr_research_adjust(100 + deeper + 1, 100, 20), 0);
+        assert_eq!(lmr_research_adjust(100 + lmr_shallower_margin(), 100, 6), 0);
+        assert_eq!(
+            lmr_research_adjust(100 + lmr_shallower_margin() - 1, 100, 6),
+            -1
+        );
+        assert_eq!(lmr_research_adjust(-51, -60, 3), -1);
+    }
+
+    #[test]
+    fn improving_looks_four_plies_back_past_a_check() {
+        let evals = |e2: i32, e4: i32| move |back: usize| if back == 2 { e2 } else { e4 };
+        // Two plies back decides when it exists.
+        assert!(improving_from(10, 4, evals(0, 100)));
+        assert!(!improving_from(10, 4, evals(20, -100)));
+        // In check two plies back: four plies back decides.
+        assert!(improving_from(10, 4, evals(NONE_EVAL, 0)));
+        assert!(!improving_from(10, 4, evals(NONE_EVAL, 20)));
+        // Neither, or too near the root for four: improving.
+        assert!(improving_from(10, 4, evals(NONE_EVAL, NONE_EVAL)));
+        assert!(improving_from(10, 3, evals(NONE_EVAL, 1000)));
+        // In check now, or at plies 0 and 1: not improving.
+        assert!(!improving_from(NONE_EVAL, 4, evals(0, 0)));
+        assert!(!improving_from(10, 1, evals(0, 0)));
     }
 }

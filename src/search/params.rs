@@ -165,6 +165,13 @@ search_params! {
     /// Late move reductions with `histlmr`: points of butterfly plus continuation history (the
     /// quiet ordering score) per ply of reduction removed or added, instead of the above.
     lmr_conthist_divisor: 10000, 3000..=25000, step 1100;
+    /// LMR re-search depth (`lmrdeeper`): a ply deeper when the reduced search beat the best
+    /// score so far by more than `lmr_deeper_base + lmr_deeper_margin · new_depth`.
+    lmr_deeper_base: 40, 0..=120, step 6;
+    /// LMR re-search depth: the per-ply part of the margin above.
+    lmr_deeper_margin: 2, 0..=8, step 1;
+    /// LMR re-search depth: a ply shallower when it beat the best score by less than this.
+    lmr_shallower_margin: 10, 0..=40, step 2;
 
     /// Quiet-history pruning: applies at depth ≤ this.
     histprune_depth: 3, 1..=6, step 1;

@@ -216,10 +216,21 @@ pub struct Features {
     /// 1.e4 e5, king triangulations) may take a deeper result, whose value depends on which
     /// driver stored what first.
     pub tt_deeper: bool,
+    /// LMR re-search depth: after a reduced search fails high, the re-search goes a ply
+    /// deeper if the score is far above the best so far, a ply shallower if it is barely above.
+    pub lmr_deeper: bool,
+    /// `improving` looks four plies back when the eval two plies back is missing (in check),
+    /// and counts as improving when neither exists.
+    pub improving4: bool,
+    /// Late move reductions reduce quiet moves a ply more when the TT move is noisy.
+    pub tt_capture: bool,
+    /// TT cutoffs in PV nodes too, from exact entries only (without it PV nodes never cut
+    /// on the TT).
+    pub pv_tt_exact: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 22] = [
+pub const FEATURE_NAMES: [&str; 26] = [
     "nmp",
     "rfp",
     "razoring",
@@ -242,13 +253,28 @@ pub const FEATURE_NAMES: [&str; 22] = [
     "delta",
     "qssee",
     "ttdeeper",
+    "lmrdeeper",
+    "improving4",
+    "ttcapture",
+    "pvttexact",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
 /// games measured a loss with them or no gain (README, technique table): ETC, −46 Elo at
 /// 5+0.05 over 400 games against the same build without it; capture history, history in LMR
-/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each.
-pub const OFF_BY_DEFAULT: [&str; 4] = ["etc", "capthist", "histlmr", "histprune"];
+/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each; the LMR
+/// re-search depth, improving from four plies back, LMR after a noisy TT move and exact TT
+/// cutoffs in PV nodes, level at 10,000 nodes a move (600 games each, README).
+pub const OFF_BY_DEFAULT: [&str; 8] = [
+    "etc",
+    "capthist",
+    "histlmr",
+    "histprune",
+    "lmrdeeper",
+    "improving4",
+    "ttcapture",
+    "pvttexact",
+];
 
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
@@ -283,6 +309,10 @@ impl Features {
             delta: true,
             qs_see: true,
             tt_deeper: true,
+            lmr_deeper: true,
+            improving4: true,
+            tt_capture: true,
+            pv_tt_exact: true,
         }
     }
 
@@ -314,6 +344,10 @@ impl Features {
             delta: false,
             qs_see: false,
             tt_deeper: false,
+            lmr_deeper: false,
+            improving4: false,
+            tt_capture: false,
+            pv_tt_exact: false,
         }
     }
 
@@ -351,6 +385,10 @@ impl Features {
             "delta" => &mut self.delta,
             "qssee" => &mut self.qs_see,
             "ttdeeper" => &mut self.tt_deeper,
+            "lmrdeeper" => &mut self.lmr_deeper,
+            "improving4" => &mut self.improving4,
+            "ttcapture" => &mut self.tt_capture,
+            "pvttexact" => &mut self.pv_tt_exact,
             _ => return None,
         })
     }
