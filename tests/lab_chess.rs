@@ -96,6 +96,52 @@ fn pure_mode_every_driver_agrees_with_two_bound_memory_depth_1_to_4() {
     }
 }
 
+/// The MTD(f) driver as it plays (first guess from the last two iterations, growing steps
+/// with bisection, the window search after too many passes: the `mtd*` switches, off in pure
+/// mode) still finds AspirationPVS's value on every bench position at depths 1 to 4, on both
+/// memories; with `mtd_max_passes` passes at most before the window search.
+#[test]
+fn pure_mode_enhanced_mtdf_agrees_with_aspiration_depth_1_to_4() {
+    let pos = bench_positions();
+    let mut enhanced = Features::pure();
+    enhanced.mtd_avg = true;
+    enhanced.mtd_steps = true;
+    enhanced.mtd_fallback = true;
+    assert_eq!(
+        Features::parse("pure +mtdavg +mtdstep +mtdfallback").unwrap(),
+        enhanced
+    );
+    for bounds in [TtBounds::One, TtBounds::Two] {
+        let mut s = Searcher::with_table(Arc::new(TranspositionTable::with_bounds(16, bounds)));
+        for (i, p) in pos.iter().enumerate() {
+            let values = |s: &mut Searcher, a: Algorithm, f: Features| -> Vec<(u32, i32)> {
+                run_one(s, p, a, f, 4)
+                    .iter()
+                    .map(|x| (x.depth, x.value))
+                    .collect()
+            };
+            let reference = values(&mut s, REFERENCE, Features::pure());
+            assert_eq!(reference.len(), 4);
+            assert_eq!(
+                values(&mut s, Algorithm::MtdF, enhanced),
+                reference,
+                "bench position {} ({bounds:?})",
+                i + 1
+            );
+            // Each switch alone too.
+            for name in ["mtdavg", "mtdstep", "mtdfallback"] {
+                let f = Features::parse(&format!("pure +{name}")).unwrap();
+                assert_eq!(
+                    values(&mut s, Algorithm::MtdF, f),
+                    reference,
+                    "bench position {} ({bounds:?}, +{name})",
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
 /// Depths 5 and 6 take long (SSS* above all): `make lab-check`.
 #[test]
 #[ignore]

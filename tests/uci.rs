@@ -382,6 +382,63 @@ fn d_and_eval_commands() {
 }
 
 #[test]
+fn mtdf_driver_plays_legal_moves_and_stops_on_time() {
+    let mut e = Engine::start();
+    // The MTD(f) of play (default switches) and Plaat's (the `mtd*` switches off).
+    for spec in ["default", "default -mtdavg -mtdstep -mtdfallback"] {
+        e.send("setoption name SearchAlgorithm value MTDf");
+        e.send(&format!("setoption name SearchFeatures value {spec}"));
+        e.send(&format!("position fen {KIWIPETE}"));
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        let t = Instant::now();
+        e.send("stop");
+        let bm = e.expect("bestmove");
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{spec}: {:?}",
+            t.elapsed()
+        );
+        assert!(is_legal(KIWIPETE, false, &bestmove(&bm)), "{spec}: {bm}");
+        // The last info line before bestmove carries a PV starting with the best move.
+        let pv_line = e
+            .seen
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth") && l.contains(" pv "))
+            .expect("an info line with a pv")
+            .clone();
+        let first = pv_line
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(is_legal(KIWIPETE, false, first), "{spec}: {pv_line}");
+
+        // A short game on the clock: every move legal and in time.
+        let mut pos = Position::startpos();
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..8 {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+            let t = Instant::now();
+            e.send("go wtime 1500 btime 1500 winc 20 binc 20");
+            let bm = bestmove(&e.expect("bestmove"));
+            assert!(
+                t.elapsed() < Duration::from_millis(800),
+                "{spec}: {:?}",
+                t.elapsed()
+            );
+            let m = pos.parse_uci_move(&bm).expect("legal move");
+            pos.make(m);
+            moves.push(bm);
+        }
+        e.sync();
+    }
+}
+
+#[test]
 fn sss_driver_plays_on_the_clock_and_stops_at_once() {
     let mut e = Engine::start();
     e.send("uci");

@@ -93,6 +93,13 @@ search_params! {
     /// Aspiration: the half-width grows by this many percent after each fail (at least 1).
     asp_growth: 50, 20..=150, step 6;
 
+    /// MTD(f) (`mtdstep`): each further pass that moves the same bound multiplies the step
+    /// past the fail-soft value by this many hundredths (the first step is 1 cp).
+    mtd_step_x100: 200, 120..=400, step 14;
+    /// MTD(f) (`mtdfallback`): null-window passes of one iteration before a PVS window
+    /// search between the bounds ends it.
+    mtd_max_passes: 8, 3..=24, step 1;
+
     /// Reverse futility pruning: applies at depth ≤ this.
     rfp_depth: 8, 3..=14, step 1;
     /// Reverse futility pruning: margin per ply of depth.

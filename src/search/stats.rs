@@ -35,6 +35,8 @@ pub struct SearchStats {
     pub aspiration_researches: u64,
     /// Root searches (one per aspiration window, MT call or full-window pass).
     pub root_searches: u64,
+    /// MTD(f) iterations ended by a window search after too many passes (`mtdfallback`).
+    pub mtd_fallbacks: u64,
     /// Null-move searches tried and those that cut.
     pub null_tries: u64,
     /// Null-move cutoffs.
@@ -76,6 +78,7 @@ impl SearchStats {
             lmr_researches,
             aspiration_researches,
             root_searches,
+            mtd_fallbacks,
             null_tries,
             null_cutoffs,
             rfp_cutoffs,
@@ -104,6 +107,7 @@ impl SearchStats {
         self.lmr_researches += lmr_researches;
         self.aspiration_researches += aspiration_researches;
         self.root_searches += root_searches;
+        self.mtd_fallbacks += mtd_fallbacks;
         self.null_tries += null_tries;
         self.null_cutoffs += null_cutoffs;
         self.rfp_cutoffs += rfp_cutoffs;
@@ -126,7 +130,7 @@ impl SearchStats {
         };
         format!(
             "nodes {} qnodes {} leaves {} interior {} evals {} tthits {}/{} ttcuts {} cutoffs {} firstcut {:.1}% \
-             bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} null {}/{} rfp {} razor {} probcut {} etc {} \
+             bymove {:?} pvsre {} lmrre {} aspre {} rootsearches {} mtdfallback {} null {}/{} rfp {} razor {} probcut {} etc {} \
              singular {} multicut {} pruned {} sssexp {} ssspeak {} tbhits {}",
             self.nodes,
             self.qnodes,
@@ -143,6 +147,7 @@ impl SearchStats {
             self.lmr_researches,
             self.aspiration_researches,
             self.root_searches,
+            self.mtd_fallbacks,
             self.null_cutoffs,
             self.null_tries,
             self.rfp_cutoffs,
@@ -227,10 +232,22 @@ pub struct Features {
     /// TT cutoffs in PV nodes too, from exact entries only (without it PV nodes never cut
     /// on the TT).
     pub pv_tt_exact: bool,
+    /// MTD(f) driver: the first guess of an iteration is the mean of the last two iterations'
+    /// values (off: the previous iteration's value), to damp the odd/even swing.
+    pub mtd_avg: bool,
+    /// MTD(f) driver: when successive passes move the same bound, the test value steps
+    /// further each time (1, 2, 4, ... centipawns past the fail-soft value, `mtd_step_x100`),
+    /// never past the midpoint once both bounds are known (bisection); off: Plaat's 1-cp
+    /// steps from the fail-soft value.
+    pub mtd_steps: bool,
+    /// MTD(f) driver: after `mtd_max_passes` null-window passes without convergence (search
+    /// instability from pruning and reductions), one PVS window search between the bounds
+    /// found ends the iteration.
+    pub mtd_fallback: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 26] = [
+pub const FEATURE_NAMES: [&str; 29] = [
     "nmp",
     "rfp",
     "razoring",
@@ -257,6 +274,9 @@ pub const FEATURE_NAMES: [&str; 26] = [
     "improving4",
     "ttcapture",
     "pvttexact",
+    "mtdavg",
+    "mtdstep",
+    "mtdfallback",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -313,6 +333,9 @@ impl Features {
             improving4: true,
             tt_capture: true,
             pv_tt_exact: true,
+            mtd_avg: true,
+            mtd_steps: true,
+            mtd_fallback: true,
         }
     }
 
@@ -348,6 +371,9 @@ impl Features {
             improving4: false,
             tt_capture: false,
             pv_tt_exact: false,
+            mtd_avg: false,
+            mtd_steps: false,
+            mtd_fallback: false,
         }
     }
 
@@ -389,6 +415,9 @@ impl Features {
             "improving4" => &mut self.improving4,
             "ttcapture" => &mut self.tt_capture,
             "pvttexact" => &mut self.pv_tt_exact,
+            "mtdavg" => &mut self.mtd_avg,
+            "mtdstep" => &mut self.mtd_steps,
+            "mtdfallback" => &mut self.mtd_fallback,
             _ => return None,
         })
     }
