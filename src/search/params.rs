@@ -114,3 +114,14 @@ pub const CAPTHIST_ORDER_DIVISOR: i32 = 8;
 /// Capture history: a capture is good (searched before the quiets) when its SEE is at least
 /// `-capture history / this`.
 pub const CAPTHIST_SEE_DIVISOR: i32 = 64;
+
+/// Correction history: entries per side to move in each table (a power of two).
+pub const CORRHIST_SIZE: usize = 16384;
+/// Correction history: entries hold centipawns times this.
+pub const CORRHIST_GRAIN: i32 = 256;
+/// Correction history: the most one table corrects, in centipawns (each gap it learns from is
+/// clamped to this first).
+pub const CORRHIST_LIMIT: i32 = 64;
+/// Correction history: a node searched to depth `d` moves an entry `min(d + 1, this)` / 256
+/// of the way towards what it learned.
+pub const CORRHIST_WEIGHT_MAX: i32 = 16;
