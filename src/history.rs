@@ -1,12 +1,14 @@
 //! Move-ordering memory: butterfly history with gravity, continuation history, capture
-//! history, killer moves, counter moves.
+//! history, killer moves, counter moves; and the correction history of the static
+//! evaluation.
 //!
 //! Every table is per [`History`], and a `History` belongs to one searcher (one thread).
 
-use crate::position::{Color, Move, Piece, Role};
+use crate::position::{Color, Move, Piece, Position, Role};
 use crate::search::params::{
-    capthist_bonus_scale, conthist_weight_1, conthist_weight_2, conthist_weight_4,
-    hist_bonus_linear, hist_bonus_max, hist_bonus_quad,
+    CORRHIST_GRAIN, CORRHIST_LIMIT, CORRHIST_SIZE, CORRHIST_WEIGHT_MAX, capthist_bonus_scale,
+    conthist_weight_1, conthist_weight_2, conthist_weight_4, hist_bonus_linear, hist_bonus_max,
+    hist_bonus_quad,
 };
 
 /// Largest magnitude a history score reaches (gravity keeps it inside).
@@ -47,6 +49,53 @@ fn gravity(e: &mut i16, bonus: i32) {
     *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
 }
 
+/// Largest magnitude of a correction-history entry: [`CORRHIST_LIMIT`] centipawns, in
+/// units of 1/[`CORRHIST_GRAIN`] centipawn.
+pub const CORRHIST_MAX: i32 = CORRHIST_LIMIT * CORRHIST_GRAIN;
+
+/// Moves a correction entry `weight`/256 of the way towards `target` (clamped to
+/// ±[`CORRHIST_MAX`] first): a moving average weighted by depth. The new value lies between
+/// the old one and the target, so it never leaves ±[`CORRHIST_MAX`].
+#[inline]
+fn corr_towards(e: &mut i16, target: i32, weight: i32) {
+    let t = target.clamp(-CORRHIST_MAX, CORRHIST_MAX);
+    let w = weight.clamp(0, 256);
+    let v = *e as i32;
+    *e = ((v * (256 - w) + t * w) / 256) as i16;
+}
+
+/// The keys that select a position's correction-history entries; `None`: that table is not
+/// used (switched off, or the node is not corrected).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CorrKeys {
+    /// [`Position::pawn_key`].
+    pub pawn: Option<u64>,
+    /// [`Position::non_pawn_key`] of White and of Black.
+    pub non_pawn: Option<[u64; 2]>,
+}
+
+impl CorrKeys {
+    /// The keys of `pos` for the tables that are on.
+    #[inline]
+    pub fn new(pos: &Position, pawn: bool, non_pawn: bool) -> CorrKeys {
+        CorrKeys {
+            pawn: pawn.then(|| pos.pawn_key()),
+            non_pawn: non_pawn.then(|| [Color::White, Color::Black].map(|c| pos.non_pawn_key(c))),
+        }
+    }
+
+    /// Whether any table is used.
+    #[inline]
+    pub fn any(&self) -> bool {
+        self.pawn.is_some() || self.non_pawn.is_some()
+    }
+}
+
+#[inline]
+fn corr_index(key: u64) -> usize {
+    (key as usize) & (CORRHIST_SIZE - 1)
+}
+
 /// A move made earlier on the search path, as the continuation history sees it: the piece
 /// that moved and its destination (castling: the rook's square). It selects one row of the
 /// continuation table.
@@ -81,6 +130,13 @@ pub struct History {
     /// Capture history: (moving piece, to, captured role or 0) of a noisy move.
     capture: Box<[[[i16; 7]; 64]; 12]>,
     counter: Box<[[Option<Move>; 64]; 12]>,
+    /// Pawn correction history: row side to move, column [`Position::pawn_key`] modulo
+    /// [`CORRHIST_SIZE`]; what the search found beyond the static evaluation of positions
+    /// with that pawn structure, in 1/[`CORRHIST_GRAIN`] centipawns.
+    pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
+    /// Non-pawn correction history: row 2·(side to move) + colour, column that colour's
+    /// [`Position::non_pawn_key`] modulo [`CORRHIST_SIZE`].
+    non_pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
 }
 
 impl Default for History {
@@ -91,6 +147,8 @@ impl Default for History {
             cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
             capture: Box::new([[[0; 7]; 64]; 12]),
             counter: Box::new([[None; 64]; 12]),
+            pawn_corr: vec![[0; CORRHIST_SIZE]; 2].into_boxed_slice(),
+            non_pawn_corr: vec![[0; CORRHIST_SIZE]; 4].into_boxed_slice(),
         }
     }
 }
@@ -195,6 +253,46 @@ impl History {
     #[inline]
     pub fn set_counter(&mut self, prev_piece: Piece, prev: Move, m: Move) {
         self.counter[piece_index(prev_piece)][from_to(prev).1] = Some(m);
+    }
+
+    /// The correction, in centipawns, of the static evaluation of a position with `us` to
+    /// move and the keys `keys`: the sum of the entries of the tables in use. Each table adds
+    /// at most [`CORRHIST_LIMIT`].
+    #[inline]
+    pub fn correction(&self, us: Color, keys: &CorrKeys) -> i32 {
+        let u = us as usize;
+        let mut sum = 0;
+        if let Some(k) = keys.pawn {
+            sum += self.pawn_corr[u][corr_index(k)] as i32;
+        }
+        if let Some(ks) = keys.non_pawn {
+            for (c, k) in ks.into_iter().enumerate() {
+                sum += self.non_pawn_corr[2 * u + c][corr_index(k)] as i32;
+            }
+        }
+        sum / CORRHIST_GRAIN
+    }
+
+    /// Learns from a node searched to `depth`: its score was `gap` centipawns above the
+    /// corrected static evaluation (below, when negative). Each table in use moves its entry
+    /// towards the entry plus the gap, so that one table alone learns the average gap to the
+    /// raw evaluation and several share it out between them; deeper nodes weigh more
+    /// (`min(depth + 1, CORRHIST_WEIGHT_MAX)` / 256).
+    #[inline]
+    pub fn update_correction(&mut self, us: Color, keys: &CorrKeys, gap: i32, depth: i32) {
+        let u = us as usize;
+        let w = (depth + 1).clamp(1, CORRHIST_WEIGHT_MAX);
+        let g = gap.clamp(-2 * CORRHIST_LIMIT, 2 * CORRHIST_LIMIT) * CORRHIST_GRAIN;
+        if let Some(k) = keys.pawn {
+            let e = &mut self.pawn_corr[u][corr_index(k)];
+            corr_towards(e, *e as i32 + g, w);
+        }
+        if let Some(ks) = keys.non_pawn {
+            for (c, k) in ks.into_iter().enumerate() {
+                let e = &mut self.non_pawn_corr[2 * u + c][corr_index(k)];
+                corr_towards(e, *e as i32 + g, w);
+            }
+        }
     }
 }
 
@@ -337,6 +435,92 @@ mod random_tests {
             .max()
             .unwrap();
         assert!(hot_max > 0);
+    }
+
+    /// Random gaps, many far beyond the limit, at random depths, on a few hot pawn and
+    /// non-pawn keys and many cold ones, with either table or both in use: no entry ever
+    /// leaves ±CORRHIST_MAX and no correction exceeds CORRHIST_LIMIT per table.
+    #[test]
+    fn correction_tables_stay_bounded_under_random_updates() {
+        let mut rng = StdRng::seed_from_u64(29);
+        let mut h = History::default();
+        let hot: Vec<u64> = (0..4).map(|_| rng.random()).collect();
+        for i in 0..200_000 {
+            let us = random_color(&mut rng);
+            let mut key = || {
+                if i % 2 == 0 {
+                    hot[rng.random_range(0..hot.len())]
+                } else {
+                    rng.random()
+                }
+            };
+            let (pawn, white, black) = (key(), key(), key());
+            let keys = CorrKeys {
+                pawn: (i % 3 != 1).then_some(pawn),
+                non_pawn: (i % 3 != 0).then_some([white, black]),
+            };
+            // Gaps up to a mate score either way, a few huge ones included.
+            let gap = if rng.random_bool(0.01) {
+                rng.random_range(-40_000..=40_000)
+            } else {
+                rng.random_range(-4 * CORRHIST_LIMIT..=4 * CORRHIST_LIMIT)
+            };
+            let depth = rng.random_range(-2..=80);
+            h.update_correction(us, &keys, gap, depth);
+            let c = h.correction(us, &keys);
+            assert!(c.abs() <= 3 * CORRHIST_LIMIT, "{c}");
+        }
+        let in_corr_bounds = |v: &i16| (-CORRHIST_MAX..=CORRHIST_MAX).contains(&(*v as i32));
+        assert!(h.pawn_corr.iter().flatten().all(in_corr_bounds));
+        assert!(h.non_pawn_corr.iter().flatten().all(in_corr_bounds));
+        // The hot entries were pushed hard both ways: somewhere they came near a bound.
+        let hot_max = hot
+            .iter()
+            .map(|&k| h.pawn_corr[0][corr_index(k)].unsigned_abs())
+            .max()
+            .unwrap();
+        assert!(hot_max > 0);
+    }
+
+    /// A steady gap is learned: one table alone comes to correct by the gap (a gap beyond the
+    /// limit: by about the limit); several tables share it out, and their sum comes near it. The
+    /// sides to move have separate entries, and clearing forgets.
+    #[test]
+    fn correction_learns_a_steady_gap() {
+        let mut h = History::default();
+        let pawn_only = CorrKeys {
+            pawn: Some(0x1234_5678_9abc_def0),
+            non_pawn: None,
+        };
+        for _ in 0..2000 {
+            let gap = 40 - h.correction(Color::White, &pawn_only);
+            h.update_correction(Color::White, &pawn_only, gap, 8);
+        }
+        assert!((39..=40).contains(&h.correction(Color::White, &pawn_only)));
+        assert_eq!(h.correction(Color::Black, &pawn_only), 0);
+        for _ in 0..2000 {
+            let gap = -1000 - h.correction(Color::Black, &pawn_only);
+            h.update_correction(Color::Black, &pawn_only, gap, 8);
+        }
+        let c = h.correction(Color::Black, &pawn_only);
+        assert!((-CORRHIST_LIMIT..=-CORRHIST_LIMIT + 1).contains(&c), "{c}");
+        let both = CorrKeys {
+            pawn: Some(7),
+            non_pawn: Some([11, 13]),
+        };
+        for _ in 0..5000 {
+            let gap = 90 - h.correction(Color::White, &both);
+            h.update_correction(Color::White, &both, gap, 3);
+        }
+        let c = h.correction(Color::White, &both);
+        assert!((85..=90).contains(&c), "{c}");
+        // No table in use: no correction and nothing learned.
+        let none = CorrKeys::default();
+        h.update_correction(Color::White, &none, 50, 10);
+        assert_eq!(h.correction(Color::White, &none), 0);
+        h.clear();
+        assert_eq!(h.correction(Color::White, &pawn_only), 0);
+        assert_eq!(h.correction(Color::White, &both), 0);
     }
 
     /// Without continuation rows the quiet score is the butterfly score; each row adds its

@@ -254,6 +254,30 @@ impl Position {
         pieces.any()
     }
 
+    /// Key of the pawn structure (both colours' pawns), for the search's correction history:
+    /// a hash of the two pawn bitboards, made when asked (a few multiplications; not part of
+    /// [`Position::key`] and not a Zobrist key).
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        let b = self.board();
+        hash_bitboards(&[(b.pawns() & b.white()).0, (b.pawns() & b.black()).0])
+    }
+
+    /// Key of where `color`'s pieces other than pawns stand (king included), for the search's
+    /// correction history: a hash of their bitboards, made when asked, as [`Position::pawn_key`].
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        let b = self.board();
+        let own = b.by_color(color);
+        hash_bitboards(&[
+            (b.knights() & own).0,
+            (b.bishops() & own).0,
+            (b.rooks() & own).0,
+            (b.queens() & own).0,
+            (b.kings() & own).0,
+        ])
+    }
+
     /// Number of pieces on the board, kings and pawns included (tablebase cardinality).
     #[inline]
     pub fn piece_count(&self) -> usize {
@@ -607,6 +631,27 @@ fn attackers_to(board: &Board, sq: Square, occ: Bitboard) -> Bitboard {
         | (attacks::rook_attacks(sq, occ) & board.rooks_and_queens())
 }
 
+/// The murmur3 64-bit finaliser: a fast, well-mixing bijection.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+/// A hash of a few bitboards in order (each is mixed into the running value, so the same
+/// squares in another bitboard give another key).
+#[inline]
+fn hash_bitboards(bbs: &[u64]) -> u64 {
+    let mut h = 0x9e37_79b9_7f4a_7c15;
+    for &bb in bbs {
+        h = mix(h ^ bb).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    }
+    h
+}
+
 /// Zobrist key from scratch.
 fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
@@ -765,6 +810,41 @@ mod tests {
         )
         .unwrap();
         check_keys(&mut pos, 3);
+    }
+
+    /// The structure keys follow the pieces they hash and nothing else: a knight move keeps
+    /// the pawn key and the other side's non-pawn key, a pawn move keeps both non-pawn keys;
+    /// the keys of the two colours differ, and the same placement has the same keys.
+    #[test]
+    fn structure_keys() {
+        let mut pos = Position::startpos();
+        let (pawns, white, black) = (
+            pos.pawn_key(),
+            pos.non_pawn_key(Color::White),
+            pos.non_pawn_key(Color::Black),
+        );
+        assert_ne!(white, black);
+        assert_ne!(pawns, white);
+        pos.make(pos.parse_uci_move("g1f3").unwrap());
+        assert_eq!(pos.pawn_key(), pawns);
+        assert_ne!(pos.non_pawn_key(Color::White), white);
+        assert_eq!(pos.non_pawn_key(Color::Black), black);
+        pos.make(pos.parse_uci_move("e7e5").unwrap());
+        assert_ne!(pos.pawn_key(), pawns);
+        assert_eq!(pos.non_pawn_key(Color::Black), black);
+        let after = (pos.pawn_key(), pos.non_pawn_key(Color::White));
+        // The same position from a FEN has the same keys.
+        let mut t = Position::from_fen(
+            "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2",
+            false,
+        )
+        .unwrap();
+        assert_eq!((t.pawn_key(), t.non_pawn_key(Color::White)), after);
+        // A white pawn on e4 and a black one on e5 is not a black pawn on e4 and a white one
+        // on e5.
+        t = Position::from_fen("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let u = Position::from_fen("4k3/8/8/4P3/4p3/8/8/4K3 w - - 0 1", false).unwrap();
+        assert_ne!(t.pawn_key(), u.pawn_key());
     }
 
     #[test]

@@ -185,3 +185,58 @@ fn all_drivers_agree_in_pure_mode() {
     }
     assert!(values.iter().all(|v| v.1 == values[0].1), "{values:?}");
 }
+
+/// With the correction histories on (pawn and non-pawn), a search is still repeatable (a
+/// fresh searcher, and the same searcher after `new_game`, find the same move, score and
+/// node count), and corrected evals make no false mates: the mate in 2 is still found with
+/// its exact distance.
+#[test]
+fn correction_history_search_is_deterministic_and_keeps_mates_exact() {
+    let features = nullwindow::search::Features::parse("default +corrhist +corrnp").unwrap();
+    let opts = SearchOptions {
+        features,
+        ..Default::default()
+    };
+    let limits = SearchLimits {
+        nodes: Some(60_000),
+        ..Default::default()
+    };
+    let run = |s: &mut Searcher, fen: &str, limits: &SearchLimits| {
+        let pos = Position::from_fen(fen, false).unwrap();
+        s.search(
+            &pos,
+            limits,
+            &opts,
+            &SearchControl::default(),
+            &mut SilentReporter,
+        )
+    };
+    let mut reused = Searcher::new(16);
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ] {
+        let a = run(&mut Searcher::new(16), fen, &limits);
+        reused.new_game();
+        let b = run(&mut reused, fen, &limits);
+        assert_eq!(
+            (a.best, a.score, a.nodes, a.depth),
+            (b.best, b.score, b.nodes, b.depth),
+            "{fen}"
+        );
+        assert!(a.score.abs() < MATE - 200, "{fen}: {}", a.score);
+    }
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let r = run(&mut Searcher::new(16), fen, &depth(6));
+    assert_eq!(uci_score(r.score), (true, 2));
+}
+
+/// `bench` is the behaviour signature: two runs give the same node count.
+#[test]
+fn bench_is_repeatable() {
+    let a = nullwindow::bench::bench(6, None, |_, _, _| {});
+    let b = nullwindow::bench::bench(6, None, |_, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 0);
+}

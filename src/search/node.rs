@@ -2,12 +2,12 @@
 //! steps, and the quiescence search. The node type (PV or not) is a compile-time parameter.
 
 use super::params::*;
-use super::syzygy::{TbProbe, clamp_to_tb};
+use super::syzygy::{TB_WIN_IN_MAX, TbProbe, clamp_to_tb};
 use super::{
     CURRMOVE_AFTER_MS, DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, Reporter, RootMove,
     SearchControl, Searcher,
 };
-use crate::history::{ContContext, ContKey, NO_CONT, bonus};
+use crate::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
 use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Color, Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
@@ -166,6 +166,18 @@ impl Searcher {
         self.lmr[(depth as usize).min(63)][moves.min(63)]
     }
 
+    /// The static eval `raw` of `pos` corrected by the correction history of `keys` (no
+    /// table in use: `raw` itself), kept inside the range of ordinary scores so that no
+    /// correction makes or unmakes a mate or tablebase score.
+    #[inline]
+    fn corrected_eval(&self, raw: i32, pos: &Position, keys: &CorrKeys) -> i32 {
+        if !keys.any() {
+            return raw;
+        }
+        let c = self.history.correction(pos.turn(), keys);
+        (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+    }
+
     /// Fail-soft PVS node search. `PV` marks nodes searched with an open window.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<const PV: bool>(
@@ -255,40 +267,52 @@ impl Searcher {
             }
         }
 
-        // Step 3. Static evaluation, refined by the TT bound when it fits.
+        // Step 3. Static evaluation: the raw one (what the TT stores), corrected by the
+        // correction history (what the search reads), refined by the TT bound when it fits.
+        let corr_keys = if in_check || excluded.is_some() {
+            CorrKeys::default()
+        } else {
+            CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn)
+        };
         let raw_eval;
+        let static_eval;
         let eval;
         if in_check {
             raw_eval = NONE_EVAL;
+            static_eval = NONE_EVAL;
             eval = NONE_EVAL;
         } else if excluded.is_some() {
-            raw_eval = self.stack[ply].eval;
-            eval = raw_eval;
+            // The node's own (corrected) static eval, from the search that excluded the move;
+            // the raw one is needed only for what a singular search does not do (TT stores).
+            static_eval = self.stack[ply].eval;
+            raw_eval = static_eval;
+            eval = static_eval;
         } else {
             raw_eval = match tt {
                 Some(e) if e.eval as i32 != NONE_EVAL && e.bound != Bound::None => e.eval as i32,
                 _ => self.evaluate(pos),
             };
+            static_eval = self.corrected_eval(raw_eval, pos, &corr_keys);
             eval = match tt {
                 Some(e)
                     if tt_score.abs() < MATE_IN_MAX
                         && (e.bound == Bound::Exact
-                            || (e.bound == Bound::Lower && tt_score > raw_eval)
-                            || (e.bound == Bound::Upper && tt_score < raw_eval)) =>
+                            || (e.bound == Bound::Lower && tt_score > static_eval)
+                            || (e.bound == Bound::Upper && tt_score < static_eval)) =>
                 {
                     tt_score
                 }
-                _ => raw_eval,
+                _ => static_eval,
             };
         }
-        self.stack[ply].eval = raw_eval;
+        self.stack[ply].eval = static_eval;
         let improving = if self.features.improving4 {
-            improving_from(raw_eval, ply, |back| self.stack[ply - back].eval)
+            improving_from(static_eval, ply, |back| self.stack[ply - back].eval)
         } else {
             !in_check
                 && ply >= 2
                 && self.stack[ply - 2].eval != NONE_EVAL
-                && raw_eval > self.stack[ply - 2].eval
+                && static_eval > self.stack[ply - 2].eval
         };
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 1].excluded = None;
@@ -320,7 +344,7 @@ impl Searcher {
             if self.features.nmp
                 && depth >= nmp_depth()
                 && eval >= beta
-                && raw_eval >= beta
+                && static_eval >= beta
                 && ply >= self.nmp_min_ply
                 && self.stack[ply.saturating_sub(1)].mv.is_some()
                 && pos.has_non_pawn_material(pos.turn())
@@ -733,10 +757,24 @@ impl Searcher {
             };
         }
 
-        // Step 9. Store the result (within the tablebase bounds of step 2b).
+        // Step 9. Store the result (within the tablebase bounds of step 2b), and learn the gap
+        // between it and the static eval.
         best_score = clamp_to_tb(best_score, tb_floor, tb_ceiling);
         if excluded.is_none() {
             let bound = bound_of(best_score, old_alpha, beta, true);
+            // Correction history: only from a score that says on which side of the static
+            // eval the truth lies (a fail high above it, a fail low below it, an exact score),
+            // not from mate or tablebase scores, and not when a capture or promotion was best
+            // (the static eval does not see those; quiescence answers them).
+            if corr_keys.any()
+                && best_move.is_none_or(|m| !is_noisy(m))
+                && best_score.abs() < TB_WIN_IN_MAX
+                && !(bound == Bound::Lower && best_score <= static_eval)
+                && !(bound == Bound::Upper && best_score >= static_eval)
+            {
+                self.history
+                    .update_correction(us, &corr_keys, best_score - static_eval, depth);
+            }
             self.tt.store(
                 key,
                 best_move.map_or(0, pack_move),
@@ -855,15 +893,23 @@ impl Searcher {
         let old_alpha = alpha;
         let mut best_score;
         let raw_eval;
+        let stand_pat;
         if in_check {
             best_score = -INFINITE;
             raw_eval = NONE_EVAL;
+            stand_pat = NONE_EVAL;
         } else {
             raw_eval = match tt {
                 Some(e) if e.eval as i32 != NONE_EVAL => e.eval as i32,
                 _ => self.evaluate(pos),
             };
-            let stand_pat = raw_eval;
+            // With `corrqs` the stand pat is corrected as the main search's static eval is.
+            stand_pat = if self.features.corr_qsearch {
+                let keys = CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn);
+                self.corrected_eval(raw_eval, pos, &keys)
+            } else {
+                raw_eval
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -882,7 +928,7 @@ impl Searcher {
                         Move::EnPassant { .. } => 100,
                         _ => m.capture().map_or(0, crate::eval::role_value),
                     };
-                    if raw_eval + gain + delta_margin() <= alpha {
+                    if stand_pat + gain + delta_margin() <= alpha {
                         continue;
                     }
                 }

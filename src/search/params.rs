@@ -292,6 +292,17 @@ pub fn spsa_input() -> String {
 pub const NOT_TUNABLE: &str = "the search parameters are UCI options only in a tune build: \
                                cargo build --release --features tune (make tune)";
 
+/// Correction history: entries per side to move in each table (a power of two).
+pub const CORRHIST_SIZE: usize = 16384;
+/// Correction history: entries hold centipawns times this.
+pub const CORRHIST_GRAIN: i32 = 256;
+/// Correction history: the most one table corrects, in centipawns (each gap it learns from is
+/// clamped to this first).
+pub const CORRHIST_LIMIT: i32 = 64;
+/// Correction history: a node searched to depth `d` moves an entry `min(d + 1, this)` / 256
+/// of the way towards what it learned.
+pub const CORRHIST_WEIGHT_MAX: i32 = 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
