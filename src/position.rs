@@ -631,9 +631,10 @@ fn attackers_to(board: &Board, sq: Square, occ: Bitboard) -> Bitboard {
         | (attacks::rook_attacks(sq, occ) & board.rooks_and_queens())
 }
 
-/// The murmur3 64-bit finaliser: a fast, well-mixing bijection.
+/// The murmur3 64-bit finaliser: a fast, well-mixing bijection with `mix(0) == 0` (also the
+/// pawn-structure key of the evaluation's pawn table).
 #[inline]
-fn mix(mut x: u64) -> u64 {
+pub(crate) fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;

@@ -6,7 +6,7 @@
 use super::params::*;
 use super::trace::{Group, NoTrace, Trace};
 use super::{EvalInfo, Score, ci, pawn_attacks_bb, piece_square, queening_square, relative_rank};
-use crate::position::{Bitboard, Board, Color, Role, Square, attacks};
+use crate::position::{Bitboard, Board, Color, Role, Square, attacks, mix};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -65,16 +65,6 @@ const PASSED_SPAN: [[u64; 64]; 2] = {
     }
     t
 };
-
-/// The murmur3 64-bit finaliser: a fast, well-mixing bijection with `mix(0) == 0`.
-#[inline]
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
 
 /// Key of the pawn structure: a hash of the white and black pawn bitboards. A board without
 /// pawns has key 0, which is what the empty table entries hold (with a zero score and no
