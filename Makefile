@@ -101,8 +101,9 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The open segment (docs/nnue.md, "Data segments"): seed 2, made by builds with Bench 2435828.
-DATAGEN_SEED ?= 2
+# The open segment (docs/nnue.md, "Data segments"): seed 3, made by builds with Bench 2539302
+# (gen2, seed 2, is closed at 7,456 games: its builds had Bench 2435828).
+DATAGEN_SEED ?= 3
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2

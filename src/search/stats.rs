@@ -296,10 +296,8 @@ pub const FEATURE_NAMES: [&str; 32] = [
 /// 5+0.05 over 400 games against the same build without it; capture history, history in LMR
 /// and quiet-history pruning, level at 10,000 nodes a move over 800 games each; the LMR
 /// re-search depth, improving from four plies back, LMR after a noisy TT move and exact TT
-/// cutoffs in PV nodes, level at 10,000 nodes a move (600 games each, README); the correction
-/// histories, level at 10,000 nodes a move and +20.9 [+2.9, +38.9] at 20,000 (one run, the set
-/// chosen after the others): on by default once a timed run confirms it.
-pub const OFF_BY_DEFAULT: [&str; 11] = [
+/// cutoffs in PV nodes, level at 10,000 nodes a move (600 games each, README).
+pub const OFF_BY_DEFAULT: [&str; 8] = [
     "etc",
     "capthist",
     "histlmr",
@@ -308,9 +306,6 @@ pub const OFF_BY_DEFAULT: [&str; 11] = [
     "improving4",
     "ttcapture",
     "pvttexact",
-    "corrhist",
-    "corrnp",
-    "corrqs",
 ];
 
 impl Default for Features {
