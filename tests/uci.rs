@@ -15,6 +15,27 @@ fn is_legal(fen: &str, chess960: bool, mv: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Plays eight moves from the start position on a 1.5 s + 20 ms clock: every answer must be
+/// legal and come within 800 ms (`label` names the setting in a failure).
+fn play_short_clock_game(e: &mut Engine, label: &str) {
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..8 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let t = Instant::now();
+        e.send("go wtime 1500 btime 1500 winc 20 binc 20");
+        let mv = bestmove(&e.expect("bestmove"));
+        assert!(
+            t.elapsed() < Duration::from_millis(800),
+            "{label}: {:?}",
+            t.elapsed()
+        );
+        let m = pos.parse_uci_move(&mv).expect("legal bestmove");
+        pos.make(m);
+        moves.push(mv);
+    }
+}
+
 #[test]
 fn handshake_lists_every_option() {
     let mut e = Engine::start();
@@ -417,23 +438,7 @@ fn mtdf_driver_plays_legal_moves_and_stops_on_time() {
             .unwrap();
         assert!(is_legal(KIWIPETE, false, first), "{spec}: {pv_line}");
 
-        // A short game on the clock: every move legal and in time.
-        let mut pos = Position::startpos();
-        let mut moves: Vec<String> = Vec::new();
-        for _ in 0..8 {
-            e.send(&format!("position startpos moves {}", moves.join(" ")));
-            let t = Instant::now();
-            e.send("go wtime 1500 btime 1500 winc 20 binc 20");
-            let bm = bestmove(&e.expect("bestmove"));
-            assert!(
-                t.elapsed() < Duration::from_millis(800),
-                "{spec}: {:?}",
-                t.elapsed()
-            );
-            let m = pos.parse_uci_move(&bm).expect("legal move");
-            pos.make(m);
-            moves.push(bm);
-        }
+        play_short_clock_game(&mut e, spec);
         e.sync();
     }
 }
@@ -468,21 +473,5 @@ fn sss_driver_plays_on_the_clock_and_stops_at_once() {
     }
     assert_eq!(fixed[0], fixed[1]);
 
-    // A short game on the clock: every move legal and in time.
-    let mut pos = Position::startpos();
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..8 {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let t = Instant::now();
-        e.send("go wtime 1500 btime 1500 winc 20 binc 20");
-        let mv = bestmove(&e.expect("bestmove"));
-        assert!(
-            t.elapsed() < Duration::from_millis(800),
-            "{:?}",
-            t.elapsed()
-        );
-        let m = pos.parse_uci_move(&mv).expect("legal bestmove");
-        pos.make(m);
-        moves.push(mv);
-    }
+    play_short_clock_game(&mut e, "SSS");
 }
