@@ -337,6 +337,34 @@ impl Position {
         self.history.push(before.key);
     }
 
+    /// The key [`Position::make`] would give after the legal move `m`, without making it: the
+    /// pieces' part from the move alone, and only a double pawn push (the new en passant
+    /// square) or a move that may change castling rights plays the move on a copy. For
+    /// probing the table for the children (enhanced transposition cutoffs).
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let s = self.cur();
+        let castles = s.chess.castles();
+        let needs_child = match m {
+            Move::Normal { role, from, to, .. } => {
+                (role == Role::Pawn && from.distance(to) == 2)
+                    || (castles.any()
+                        && (role == Role::King
+                            || castles.castling_rights().contains(from)
+                            || castles.castling_rights().contains(to)))
+            }
+            Move::EnPassant { .. } => false,
+            Move::Castle { .. } | Move::Put { .. } => true,
+        };
+        if needs_child {
+            let mut child = s.chess.clone();
+            child.play_unchecked(m);
+            return next_key(&s.chess, s.key ^ s.ep_key, m, &child) ^ ep_key(&child);
+        }
+        // No castling right changes and no en passant square appears.
+        placement_key(s.chess.turn(), s.key ^ s.ep_key, m).unwrap_or(0)
+    }
+
     /// Number of legal moves after `m`, without making it on the stack.
     #[inline]
     pub fn count_moves_after(&self, m: Move) -> u64 {
@@ -417,6 +445,32 @@ impl Position {
                     return true;
                 }
                 seen_before_root = true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Whether the position after the legal move `m`, of key `child_key`
+    /// ([`Position::key_after`]), may be scored a draw by repetition or the 50-move rule where
+    /// the search meets it: it repeats any earlier position since the last irreversible move
+    /// (root or not), or the move leaves 100 plies without capture or pawn move. For shortcuts
+    /// that judge a child without making it (a table entry knows nothing of the path).
+    pub fn child_may_be_drawn(&self, m: Move, child_key: u64) -> bool {
+        if m.is_capture() || m.role() == Role::Pawn {
+            return false;
+        }
+        if self.halfmoves() + 1 >= 100 {
+            return true;
+        }
+        // The child has this position's key appended to the history: positions with its side
+        // to move lie 4, 6, ... plies before it, within its halfmove clock.
+        let n = self.history.len() + 1;
+        let reach = (self.halfmoves() as usize + 1).min(n);
+        let mut back = 4;
+        while back <= reach {
+            if self.history[n - back] == child_key {
+                return true;
             }
             back += 2;
         }
@@ -690,7 +744,19 @@ fn ep_key(chess: &Chess) -> u64 {
 /// not contain it either).
 #[inline]
 fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
-    let us = before.turn();
+    let Some(mut k) = placement_key(before.turn(), key, m) else {
+        return full_key(after);
+    };
+    if before.castles().castling_rights() != after.castles().castling_rights() {
+        k ^= castling_key(before) ^ castling_key(after);
+    }
+    k
+}
+
+/// The side-to-move and piece part of [`next_key`]: `key` with `us`'s move `m` applied to the
+/// pieces (None for a drop, which chess never has).
+#[inline]
+fn placement_key(us: Color, key: u64, m: Move) -> Option<u64> {
     let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
     match m {
         Move::Normal {
@@ -722,12 +788,9 @@ fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
             k ^= piece_key(king_to, Role::King.of(us));
             k ^= piece_key(rook_to, Role::Rook.of(us));
         }
-        Move::Put { .. } => return full_key(after),
+        Move::Put { .. } => return None,
     }
-    if before.castles().castling_rights() != after.castles().castling_rights() {
-        k ^= castling_key(before) ^ castling_key(after);
-    }
-    k
+    Some(k)
 }
 
 /// A move in UCI notation for the given castling mode.
@@ -787,7 +850,13 @@ mod tests {
             return;
         }
         for m in pos.legal_moves() {
+            let predicted = pos.key_after(m);
+            let may_draw = pos.child_may_be_drawn(m, predicted);
             pos.make(m);
+            assert_eq!(predicted, pos.key(), "key_after {m:?} in {}", pos.fen());
+            if pos.is_repetition(0) || pos.is_fifty_move_draw() {
+                assert!(may_draw, "child_may_be_drawn {m:?} in {}", pos.fen());
+            }
             check_keys(pos, depth - 1);
             pos.unmake();
         }
@@ -811,6 +880,30 @@ mod tests {
         )
         .unwrap();
         check_keys(&mut pos, 3);
+    }
+
+    /// A child that repeats a position or reaches the 50-move limit is flagged before it is
+    /// made; an ordinary one is not.
+    #[test]
+    fn child_may_be_drawn_sees_repetitions_and_the_fifty_move_rule() {
+        let mut pos = Position::startpos();
+        for uci in ["g1f3", "g8f6", "f3g1"] {
+            let m = pos.parse_uci_move(uci).unwrap();
+            assert!(!pos.child_may_be_drawn(m, pos.key_after(m)), "{uci}");
+            pos.make(m);
+        }
+        let back = pos.parse_uci_move("f6g8").unwrap();
+        assert!(pos.child_may_be_drawn(back, pos.key_after(back)));
+        let other = pos.parse_uci_move("b8c6").unwrap();
+        assert!(!pos.child_may_be_drawn(other, pos.key_after(other)));
+        let pawn = pos.parse_uci_move("e7e5").unwrap();
+        assert!(!pos.child_may_be_drawn(pawn, pos.key_after(pawn)));
+        pos.make(back);
+        assert!(pos.is_repetition(0));
+
+        let pos = Position::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 99 80", false).unwrap();
+        let quiet = pos.parse_uci_move("d3d1").unwrap();
+        assert!(pos.child_may_be_drawn(quiet, pos.key_after(quiet)));
     }
 
     /// The structure keys follow the pieces they hash and nothing else: a knight move keeps
