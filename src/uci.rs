@@ -1205,6 +1205,7 @@ impl Uci {
             features: self.features,
             algorithm: self.algorithm,
             net: self.eval_net(),
+            etc_depth: None,
         };
         self.send(Job::Go {
             pos: Box::new(self.pos.clone()),

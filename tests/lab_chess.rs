@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use nullwindow::lab::chess::{
     Mode, REFERENCE, Row, Setup, markdown_table, measure, measure_with, parse_positions, run_one,
+    run_one_etc,
 };
 use nullwindow::limits::SearchLimits;
 use nullwindow::position::Position;
@@ -94,6 +95,51 @@ fn pure_mode_every_driver_agrees_with_two_bound_memory_depth_1_to_4() {
             i + 1
         );
     }
+}
+
+/// Enhanced transposition cutoffs as the lab runs them (`--pure-etc`: every node of depth ≥ 2,
+/// children of exactly depth − 1) keep every driver's value at depths 1 to 4 on both memories,
+/// and they do cut.
+#[test]
+fn pure_etc_mode_keeps_every_value_depth_1_to_4() {
+    let pos = bench_positions();
+    assert_eq!(Mode::PureEtc.etc_depth(), Some(2));
+    assert!(Mode::PureEtc.features().etc && !Mode::Pure.features().etc);
+    let mut cutoffs = 0;
+    for bounds in [TtBounds::One, TtBounds::Two] {
+        let mut s = Searcher::with_table(Arc::new(TranspositionTable::with_bounds(16, bounds)));
+        for (i, p) in pos.iter().enumerate() {
+            let reference: Vec<(u32, i32)> = run_one(&mut s, p, REFERENCE, Features::pure(), 4)
+                .iter()
+                .map(|x| (x.depth, x.value))
+                .collect();
+            for a in [
+                REFERENCE,
+                Algorithm::Pvs,
+                Algorithm::MtdF,
+                Algorithm::MtdBi,
+                Algorithm::MtDual,
+            ] {
+                let samples = run_one_etc(
+                    &mut s,
+                    p,
+                    a,
+                    Mode::PureEtc.features(),
+                    Mode::PureEtc.etc_depth(),
+                    4,
+                );
+                let values: Vec<(u32, i32)> = samples.iter().map(|x| (x.depth, x.value)).collect();
+                assert_eq!(
+                    values,
+                    reference,
+                    "bench position {} ({a:?}, {bounds:?})",
+                    i + 1
+                );
+                cutoffs += samples.last().map_or(0, |x| x.stats.etc_cutoffs);
+            }
+        }
+    }
+    assert!(cutoffs > 0, "ETC never cut");
 }
 
 /// The MTD(f) driver as it plays (first guess from the last two iterations, growing steps

@@ -56,6 +56,8 @@ total nodes, root searches per iteration and time, each also as % of AspirationP
   --pure                 Features::pure(): TT and move ordering, quiescence at the leaves, no
                          pruning, reductions or extensions; all values must agree (default)
   --engine               Features::all(): everything on
+  --pure-etc             --pure with enhanced transposition cutoffs at every node of depth >= 2
+                         (children of exactly depth - 1), as Plaat et al. ran ETC in MT
   --depth A-B | D        depths to tabulate (default 1-6; with --tt-sweep one depth, default 5)
   --hash MB              TT size (default 16); a fresh table for every search
   --epd FILE             positions: one a line, the FEN before any ';' or EPD opcodes
@@ -85,6 +87,9 @@ pub enum Mode {
     Pure,
     /// [`Features::all`]: the engine as it plays.
     Engine,
+    /// [`Features::pure`] with enhanced transposition cutoffs at every node of depth ≥ 2 (from
+    /// children of exactly depth − 1), as Plaat et al. used ETC with their MT drivers.
+    PureEtc,
 }
 
 impl Mode {
@@ -93,6 +98,18 @@ impl Mode {
         match self {
             Mode::Pure => Features::pure(),
             Mode::Engine => Features::all(),
+            Mode::PureEtc => Features {
+                etc: true,
+                ..Features::pure()
+            },
+        }
+    }
+
+    /// The lowest depth of ETC in this mode (`None`: the engine's parameter `ETC_DEPTH`).
+    pub fn etc_depth(self) -> Option<i32> {
+        match self {
+            Mode::PureEtc => Some(2),
+            Mode::Pure | Mode::Engine => None,
         }
     }
 
@@ -101,6 +118,7 @@ impl Mode {
         match self {
             Mode::Pure => "pure",
             Mode::Engine => "engine",
+            Mode::PureEtc => "pure+etc",
         }
     }
 }
@@ -144,6 +162,18 @@ pub fn run_one(
     features: Features,
     max_depth: u32,
 ) -> Vec<Sample> {
+    run_one_etc(searcher, pos, algorithm, features, None, max_depth)
+}
+
+/// [`run_one`] with the lowest depth of ETC set ([`SearchOptions::etc_depth`]).
+pub fn run_one_etc(
+    searcher: &mut Searcher,
+    pos: &Position,
+    algorithm: Algorithm,
+    features: Features,
+    etc_depth: Option<i32>,
+    max_depth: u32,
+) -> Vec<Sample> {
     searcher.new_game();
     let limits = SearchLimits {
         depth: Some(max_depth),
@@ -154,6 +184,7 @@ pub fn run_one(
         features,
         algorithm,
         net: None,
+        etc_depth,
         ..Default::default()
     };
     let mut rec = SampleRecorder {
@@ -280,7 +311,14 @@ pub fn measure_with(
             let s = match done {
                 Some(s) => s,
                 None => {
-                    let s = run_one(&mut searcher, pos, algorithm, mode.features(), max_depth);
+                    let s = run_one_etc(
+                        &mut searcher,
+                        pos,
+                        algorithm,
+                        mode.features(),
+                        mode.etc_depth(),
+                        max_depth,
+                    );
                     if let Some(j) = journal.as_mut() {
                         j.append(&key, &s);
                     }
@@ -915,6 +953,7 @@ fn parse_lab_args(args: &[String]) -> Result<Option<LabOptions>, String> {
             "-h" | "--help" => return Ok(None),
             "--pure" => o.mode = Mode::Pure,
             "--engine" => o.mode = Mode::Engine,
+            "--pure-etc" => o.mode = Mode::PureEtc,
             "--depth" => o.depths = Some(parse_depths(&value("--depth")?)?),
             "--hash" => {
                 o.hash_mb = parse_num("--hash", &value("--hash")?)?;

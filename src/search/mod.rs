@@ -71,6 +71,9 @@ pub struct SearchOptions {
     pub algorithm: Algorithm,
     /// The network the static evaluation uses; `None`: the hand-crafted evaluation.
     pub net: Option<Arc<Network>>,
+    /// The lowest depth of enhanced transposition cutoffs when `etc` is on; `None`: the
+    /// parameter `ETC_DEPTH`. The lab sets it to study ETC at every interior node.
+    pub etc_depth: Option<i32>,
 }
 
 /// The root driver: how each iteration turns root searches into a value.
@@ -152,6 +155,7 @@ impl Default for SearchOptions {
             features: Features::default(),
             algorithm: Algorithm::AspirationPvs,
             net: crate::nnue::default_net(),
+            etc_depth: None,
         }
     }
 }
@@ -296,6 +300,10 @@ pub struct Searcher {
     stack: Vec<Frame>,
     stats: SearchStats,
     features: Features,
+    /// Lowest depth of enhanced transposition cutoffs ([`SearchOptions::etc_depth`]).
+    etc_depth: i32,
+    /// In MTD(f)'s null-window passes, search the first root move as a PV node (`mtdpv`).
+    mt_pv_line: bool,
     /// False for the AlphaBeta driver: no null-window searches of later moves.
     pvs: bool,
     root_ply: usize,
@@ -353,6 +361,8 @@ impl Searcher {
             stack: vec![Frame::default(); MAX_PLY + 8],
             stats: SearchStats::default(),
             features: Features::default(),
+            etc_depth: params::etc_depth(),
+            mt_pv_line: false,
             pvs: true,
             root_ply: 0,
             root_depth: 0,
@@ -452,6 +462,7 @@ impl Searcher {
         self.stats = SearchStats::default();
         self.stopped = false;
         self.features = opts.features;
+        self.etc_depth = opts.etc_depth.unwrap_or_else(params::etc_depth);
         self.set_net(opts.net.as_ref());
         self.refresh_lmr();
         self.nmp_min_ply = 0;
@@ -723,7 +734,9 @@ impl Searcher {
     /// - `mtdfallback`: after `mtd_max_passes` passes without convergence (the bounds of a
     ///   pruned, reduced search need not agree from pass to pass), one PVS search with the
     ///   window just outside the bounds found (widened to infinity on its side if it fails)
-    ///   ends the iteration with an exact value and a PV from the search.
+    ///   ends the iteration with an exact value and a PV from the search;
+    /// - `mtdpv`: each pass searches the best root move so far as a PV node (its first line
+    ///   is pruned and reduced as PVS's principal variation is), the rest as cut nodes.
     #[allow(clippy::too_many_arguments)]
     fn mtd(
         &mut self,
@@ -758,6 +771,7 @@ impl Searcher {
         // past the fail-soft value of the next pass (`mtdstep`).
         let (mut dir, mut step) = (0i32, 1i32);
         let mut passes = 0;
+        self.mt_pv_line = enhanced && self.features.mtd_pv;
         loop {
             let gamma = match algorithm {
                 Algorithm::MtSss => upper,
@@ -795,6 +809,7 @@ impl Searcher {
             let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl, reporter);
             root_moves.sort_by_key(|rm| -rm.score);
             if self.stopped {
+                self.mt_pv_line = false;
                 return;
             }
             let d = if v >= gamma {
@@ -818,10 +833,12 @@ impl Searcher {
             }
             passes += 1;
             if fallback && passes >= params::mtd_max_passes() {
+                self.mt_pv_line = false;
                 self.mtd_window(pos, root_moves, depth, lower, upper, ctl, reporter);
                 return;
             }
         }
+        self.mt_pv_line = false;
         let best = &mut root_moves[0];
         best.score = lower;
         best.pv = self.pv_from_tt(pos, best.mv, depth as usize);

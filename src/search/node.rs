@@ -78,7 +78,10 @@ impl Searcher {
             let ext = i32::from(self.features.check_ext && pos.is_check());
             let new_depth = depth - 1 + ext;
             let null_window = beta - alpha == 1;
-            let score = if null_window {
+            let score = if null_window && i == 0 && self.mt_pv_line {
+                // `mtdpv`: the expected best line as PV nodes, still tested at the null window.
+                -self.negamax::<true>(pos, new_depth, -beta, -alpha, 1, false, ctl)
+            } else if null_window {
                 // MT call: every move tests the same null window.
                 -self.negamax::<false>(pos, new_depth, -beta, -alpha, 1, true, ctl)
             } else if i == 0 || !self.pvs {
@@ -446,26 +449,15 @@ impl Searcher {
             depth -= 1;
         }
 
-        // Step 6. Enhanced transposition cutoffs: a child whose stored upper bound proves
-        // that this node fails high.
-        if self.features.etc && !PV && excluded.is_none() && depth >= etc_depth() {
-            for m in pos.legal_moves() {
-                pos.make(m);
-                let child =
-                    self.tt
-                        .probe_window(pos.key(), -beta, -alpha, depth - 1, true, ply + 1);
-                pos.unmake();
-                if let Some(c) = child {
-                    let s = -score_from_tt(c.score, ply + 1);
-                    if c.depth as i32 >= depth - 1
-                        && matches!(c.bound, Bound::Upper | Bound::Exact)
-                        && s >= beta
-                    {
-                        self.stats.etc_cutoffs += 1;
-                        return s;
-                    }
-                }
-            }
+        // Step 6. Enhanced transposition cutoffs: a child whose stored upper bound proves that
+        // this node fails high. With a TT move the probe waits until that move has failed to
+        // cut (step 7d), without one it comes first.
+        let etc_here = self.features.etc && !PV && excluded.is_none() && depth >= self.etc_depth;
+        if etc_here
+            && tt_move.is_none()
+            && let Some(s) = self.etc_probe(pos, None, depth, alpha, beta, ply, key, raw_eval)
+        {
+            return s;
         }
 
         // Step 7. The move loop.
@@ -743,6 +735,16 @@ impl Searcher {
                     }
                 }
             }
+
+            // 7d. The TT move did not cut: does a child's stored bound prove a cutoff?
+            if etc_here
+                && moves_tried == 1
+                && tt_move == Some(m)
+                && let Some(s) =
+                    self.etc_probe(pos, Some(m), depth, alpha, beta, ply, key, raw_eval)
+            {
+                return s;
+            }
         }
 
         // Step 8. No legal move: mate or stalemate (or, in a singular search, fail low).
@@ -785,6 +787,72 @@ impl Searcher {
             );
         }
         best_score
+    }
+
+    /// Enhanced transposition cutoffs: looks up every child but `searched` in the table (by
+    /// [`Position::key_after`], without making the moves) for a bound of depth ≥ `depth − 1`
+    /// (exactly that depth without `ttdeeper`, as the pure lab setting wants) that proves this
+    /// node fails high. A proof is stored as a lower bound with its move, so the next visit
+    /// cuts at once and searches that move first.
+    #[allow(clippy::too_many_arguments)]
+    fn etc_probe(
+        &mut self,
+        pos: &Position,
+        searched: Option<Move>,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        key: u64,
+        raw_eval: i32,
+    ) -> Option<i32> {
+        self.stats.etc_probes += 1;
+        for m in pos.legal_moves() {
+            if Some(m) == searched {
+                continue;
+            }
+            // The table does not know the path: a child the search would score a draw is not
+            // judged by its entry.
+            let child = pos.key_after(m);
+            if pos.child_may_be_drawn(m, child) {
+                continue;
+            }
+            let Some(c) = self.tt.probe_window(
+                child,
+                -beta,
+                -alpha,
+                depth - 1,
+                self.features.tt_deeper,
+                ply + 1,
+            ) else {
+                continue;
+            };
+            let d = c.depth as i32;
+            let s = -score_from_tt(c.score, ply + 1);
+            if (d == depth - 1 || (self.features.tt_deeper && d > depth - 1))
+                && matches!(c.bound, Bound::Upper | Bound::Exact)
+                && s >= beta
+            {
+                self.stats.etc_cutoffs += 1;
+                // As a TT cutoff by a quiet move: the move that cuts earns its history bonus.
+                if !is_noisy(m) {
+                    let us = pos.turn();
+                    self.history.update(us, m, bonus(depth));
+                    let cont = self.cont_context(ply);
+                    self.history.update_cont(&cont, us, m, bonus(depth));
+                }
+                self.tt.store(
+                    key,
+                    pack_move(m),
+                    score_to_tt(s, ply),
+                    raw_eval as i16,
+                    depth,
+                    Bound::Lower,
+                );
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// History bonus for the quiet move that cut, malus for the quiets tried before it (in the
