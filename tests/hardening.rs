@@ -194,14 +194,8 @@ fn odd_go_values_are_reported_or_clamped() {
         let from = e.seen.len();
         e.send(go);
         std::thread::sleep(Duration::from_millis(100));
-        let t = Instant::now();
-        e.send("stop");
-        let bm = e.expect("bestmove");
-        assert!(
-            t.elapsed() < Duration::from_secs(1),
-            "{go}: {:?}",
-            t.elapsed()
-        );
+        let (bm, took) = e.stop_timed();
+        assert!(took < Duration::from_secs(1), "{go}: {:?}", took);
         let pos = Position::from_fen(KIWIPETE, false).unwrap();
         assert!(pos.parse_uci_move(&bestmove(&bm)).is_ok(), "{go}: {bm}");
         let bms = e.seen[from..]

@@ -6,7 +6,7 @@
 mod common;
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Engine, bestmove};
 use nullwindow::position::{Position, START_FEN};
@@ -117,10 +117,8 @@ fn stop_reaches_eight_threads_at_once() {
         e.wait_for(Duration::from_secs(30), |l| {
             l.starts_with("info depth") && field(l, "depth").is_some_and(|d| d >= 6)
         });
-        let t = Instant::now();
-        e.send("stop");
-        let bm = e.expect("bestmove");
-        took.push(t.elapsed());
+        let (bm, latency) = e.stop_timed();
+        took.push(latency);
         assert!(legal(fen, &bestmove(&bm)), "{bm}");
     }
     // Every thread must see the flag and answer before the vote. The median, as a shared

@@ -184,10 +184,8 @@ fn latency(fen: &str, tries: usize) -> ((f64, f64), (f64, f64)) {
         e.send("isready");
         e.expect("readyok");
         ready.push(t.elapsed().as_secs_f64() * 1000.0);
-        let t = Instant::now();
-        e.send("stop");
-        let bm = e.expect("bestmove");
-        stop.push(t.elapsed().as_secs_f64() * 1000.0);
+        let (bm, took) = e.stop_timed();
+        stop.push(took.as_secs_f64() * 1000.0);
         assert!(legal(fen, &bestmove(&bm)), "{bm}");
     }
     let stats = |v: &mut Vec<f64>| {

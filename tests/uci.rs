@@ -194,14 +194,8 @@ fn stop_ends_infinite_search_with_one_bestmove() {
     e.expect("readyok");
     assert!(t.elapsed() < Duration::from_millis(500));
     assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
-    let t = Instant::now();
-    e.send("stop");
-    let bm = e.expect("bestmove");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    let (bm, took) = e.stop_timed();
+    assert!(took < Duration::from_millis(500), "{:?}", took);
     assert!(is_legal(KIWIPETE, false, &bestmove(&bm)));
     let extra = e.drain(200);
     assert!(
@@ -412,14 +406,8 @@ fn mtdf_driver_plays_legal_moves_and_stops_on_time() {
         e.send(&format!("position fen {KIWIPETE}"));
         e.send("go infinite");
         std::thread::sleep(Duration::from_millis(300));
-        let t = Instant::now();
-        e.send("stop");
-        let bm = e.expect("bestmove");
-        assert!(
-            t.elapsed() < Duration::from_millis(500),
-            "{spec}: {:?}",
-            t.elapsed()
-        );
+        let (bm, took) = e.stop_timed();
+        assert!(took < Duration::from_millis(500), "{spec}: {:?}", took);
         assert!(is_legal(KIWIPETE, false, &bestmove(&bm)), "{spec}: {bm}");
         // The last info line before bestmove carries a PV starting with the best move.
         let pv_line = e
@@ -453,14 +441,8 @@ fn sss_driver_plays_on_the_clock_and_stops_at_once() {
     e.send(&format!("position fen {KIWIPETE}"));
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
-    let t = Instant::now();
-    e.send("stop");
-    let bm = e.expect("bestmove");
-    assert!(
-        t.elapsed() < Duration::from_millis(300),
-        "{:?}",
-        t.elapsed()
-    );
+    let (bm, took) = e.stop_timed();
+    assert!(took < Duration::from_millis(300), "{:?}", took);
     assert!(is_legal(KIWIPETE, false, &bestmove(&bm)));
 
     // The same node budget twice gives the same move.

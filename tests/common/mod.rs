@@ -96,6 +96,14 @@ impl Engine {
         self.wait_for(Duration::from_secs(30), move |l| l.starts_with(&p))
     }
 
+    /// Sends `stop` and waits for the `bestmove` line: the line and how long it took.
+    pub fn stop_timed(&mut self) -> (String, Duration) {
+        let t = Instant::now();
+        self.send("stop");
+        let bm = self.expect("bestmove");
+        (bm, t.elapsed())
+    }
+
     /// Sends `isready` and collects every line up to `readyok`.
     pub fn sync(&mut self) -> Vec<String> {
         let from = self.seen.len();
