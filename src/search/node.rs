@@ -181,6 +181,27 @@ impl Searcher {
         (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
     }
 
+    /// Whether a table entry searched to `entry_depth` may answer for a search to `depth`:
+    /// exactly that depth, or (with `ttdeeper`, the engine's setting) any deeper one. Pure
+    /// mode keeps it exact so that every driver searches the same tree.
+    #[inline]
+    fn tt_depth_usable(&self, entry_depth: i32, depth: i32) -> bool {
+        entry_depth == depth || (self.features.tt_deeper && entry_depth > depth)
+    }
+
+    /// A quiet move `m` proved a fail high at `ply` from the table (a TT or an enhanced
+    /// transposition cutoff) without being searched: it earns the history bonus of `depth`.
+    #[inline]
+    fn reward_table_cutoff(&mut self, pos: &Position, ply: usize, depth: i32, m: Move) {
+        if is_noisy(m) {
+            return;
+        }
+        let us = pos.turn();
+        self.history.update(us, m, bonus(depth));
+        let cont = self.cont_context(ply);
+        self.history.update_cont(&cont, us, m, bonus(depth));
+    }
+
     /// Fail-soft PVS node search. `PV` marks nodes searched with an open window.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax<const PV: bool>(
@@ -239,7 +260,7 @@ impl Searcher {
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
             if (!PV || (self.features.pv_tt_exact && e.bound == Bound::Exact))
-                && (e.depth as i32 == depth || (self.features.tt_deeper && e.depth as i32 > depth))
+                && self.tt_depth_usable(e.depth as i32, depth)
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && tt_score >= beta)
                     || (e.bound == Bound::Upper && tt_score <= alpha))
@@ -247,12 +268,8 @@ impl Searcher {
                 self.stats.tt_cutoffs += 1;
                 if tt_score >= beta
                     && let Some(m) = tt_move
-                    && !is_noisy(m)
                 {
-                    let us = pos.turn();
-                    self.history.update(us, m, bonus(depth));
-                    let cont = self.cont_context(ply);
-                    self.history.update_cont(&cont, us, m, bonus(depth));
+                    self.reward_table_cutoff(pos, ply, depth, m);
                 }
                 return tt_score;
             }
@@ -827,20 +844,13 @@ impl Searcher {
             ) else {
                 continue;
             };
-            let d = c.depth as i32;
             let s = -score_from_tt(c.score, ply + 1);
-            if (d == depth - 1 || (self.features.tt_deeper && d > depth - 1))
+            if self.tt_depth_usable(c.depth as i32, depth - 1)
                 && matches!(c.bound, Bound::Upper | Bound::Exact)
                 && s >= beta
             {
                 self.stats.etc_cutoffs += 1;
-                // As a TT cutoff by a quiet move: the move that cuts earns its history bonus.
-                if !is_noisy(m) {
-                    let us = pos.turn();
-                    self.history.update(us, m, bonus(depth));
-                    let cont = self.cont_context(ply);
-                    self.history.update_cont(&cont, us, m, bonus(depth));
-                }
+                self.reward_table_cutoff(pos, ply, depth, m);
                 self.tt.store(
                     key,
                     pack_move(m),
@@ -947,7 +957,7 @@ impl Searcher {
             self.stats.tt_hits += 1;
             let s = score_from_tt(e.score, ply);
             if !PV
-                && (e.depth == 0 || self.features.tt_deeper)
+                && self.tt_depth_usable(e.depth as i32, 0)
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && s >= beta)
                     || (e.bound == Bound::Upper && s <= alpha))
