@@ -302,7 +302,8 @@ pub struct Searcher {
     features: Features,
     /// Lowest depth of enhanced transposition cutoffs ([`SearchOptions::etc_depth`]).
     etc_depth: i32,
-    /// In MTD(f)'s null-window passes, search the first root move as a PV node (`mtdpv`).
+    /// The `MTDf` driver with `mtdpv`: its null-window passes search the first root move as a
+    /// PV node.
     mt_pv_line: bool,
     /// False for the AlphaBeta driver: no null-window searches of later moves.
     pvs: bool,
@@ -525,6 +526,7 @@ impl Searcher {
             opts.multipv.clamp(1, root_moves.len())
         };
         self.pvs = opts.algorithm != Algorithm::AlphaBeta;
+        self.mt_pv_line = opts.algorithm == Algorithm::MtdF && opts.features.mtd_pv;
         let mut result = SearchResult {
             best: Some(root_moves[0].mv),
             ..Default::default()
@@ -771,7 +773,6 @@ impl Searcher {
         // past the fail-soft value of the next pass (`mtdstep`).
         let (mut dir, mut step) = (0i32, 1i32);
         let mut passes = 0;
-        self.mt_pv_line = enhanced && self.features.mtd_pv;
         loop {
             let gamma = match algorithm {
                 Algorithm::MtSss => upper,
@@ -809,7 +810,6 @@ impl Searcher {
             let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl, reporter);
             root_moves.sort_by_key(|rm| -rm.score);
             if self.stopped {
-                self.mt_pv_line = false;
                 return;
             }
             let d = if v >= gamma {
@@ -833,12 +833,10 @@ impl Searcher {
             }
             passes += 1;
             if fallback && passes >= params::mtd_max_passes() {
-                self.mt_pv_line = false;
                 self.mtd_window(pos, root_moves, depth, lower, upper, ctl, reporter);
                 return;
             }
         }
-        self.mt_pv_line = false;
         let best = &mut root_moves[0];
         best.score = lower;
         best.pv = self.pv_from_tt(pos, best.mv, depth as usize);
