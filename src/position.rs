@@ -437,16 +437,11 @@ impl Position {
         let n = self.history.len();
         let reach = (self.halfmoves() as usize).min(n);
         let mut seen_before_root = false;
-        let mut back = 4;
-        while back <= reach {
-            let idx = n - back;
-            if self.history[idx] == self.key() {
-                if idx >= root_ply || seen_before_root {
-                    return true;
-                }
-                seen_before_root = true;
+        for idx in earlier_occurrences(&self.history, n, self.key(), reach) {
+            if idx >= root_ply || seen_before_root {
+                return true;
             }
-            back += 2;
+            seen_before_root = true;
         }
         false
     }
@@ -463,18 +458,12 @@ impl Position {
         if self.halfmoves() + 1 >= 100 {
             return true;
         }
-        // The child has this position's key appended to the history: positions with its side
-        // to move lie 4, 6, ... plies before it, within its halfmove clock.
-        let n = self.history.len() + 1;
-        let reach = (self.halfmoves() as usize + 1).min(n);
-        let mut back = 4;
-        while back <= reach {
-            if self.history[n - back] == child_key {
-                return true;
-            }
-            back += 2;
-        }
-        false
+        // The child's history is this one with this position's key appended.
+        let len = self.history.len() + 1;
+        let reach = (self.halfmoves() as usize + 1).min(len);
+        earlier_occurrences(&self.history, len, child_key, reach)
+            .next()
+            .is_some()
     }
 
     /// Draw by the 50-move rule (100 plies without capture or pawn move), unless the side to
@@ -694,6 +683,23 @@ pub(crate) fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     x ^ (x >> 33)
+}
+
+/// Where `key` occurs among the positions with the same side to move as a position whose
+/// history (earlier keys, oldest first) has `len` entries, of which `history` holds the first
+/// (at least `len - 3`): indices `len - 4`, `len - 6`, ... no more than `reach` plies back
+/// (its halfmove clock), newest first.
+#[inline]
+fn earlier_occurrences(
+    history: &[u64],
+    len: usize,
+    key: u64,
+    reach: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    (4..=reach)
+        .step_by(2)
+        .map(move |back| len - back)
+        .filter(move |&idx| history[idx] == key)
 }
 
 /// A hash of a few bitboards in order (each is mixed into the running value, so the same
