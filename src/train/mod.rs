@@ -33,6 +33,7 @@ use self::checkpoint::Checkpoint;
 use self::data::{DataSet, Rng, Sample};
 use self::model::{Model, Scratch};
 use self::optim::{AdamW, Schedule};
+use crate::nnue::net::Network;
 
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +78,8 @@ pub struct TrainOptions {
     /// Also train on every castling-less position mirrored left to right (files a↔h), which
     /// is the same position for the rules of chess.
     pub mirror: bool,
+    /// Start from this network's weights (dequantised) instead of random ones.
+    pub init: Option<String>,
 }
 
 impl Default for TrainOptions {
@@ -101,6 +104,7 @@ impl Default for TrainOptions {
             resume: false,
             epoch_nets: false,
             mirror: false,
+            init: None,
         }
     }
 }
@@ -130,6 +134,9 @@ impl TrainOptions {
         }
         if self.val_tail {
             k += " val-tail";
+        }
+        if let Some(net) = &self.init {
+            k += &format!(" init={net}");
         }
         k
     }
@@ -167,6 +174,9 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       data and options
   --epoch-nets        also write the quantised network after each epoch as NET.epochK
   --mirror            also train on each castling-less position mirrored left to right
+  --init NET          start from the weights of network file NET (a net of this format with
+                      the same --hidden and --scale; dequantised) instead of random weights:
+                      a new net continues an older one on new data
   -h, --help          this text";
 
 /// Parses the arguments of `train`; `Ok(None)` for `--help`.
@@ -242,6 +252,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
             "--seed" => o.seed = int(0, u64::MAX)?,
             "--threads" => o.threads = int(1, 1024)? as usize,
             "--checkpoint-dir" => o.checkpoint_dir = Some(v),
+            "--init" => o.init = Some(v),
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
     }
@@ -395,6 +406,9 @@ pub fn train(
         val: val.len(),
     });
     let mut model = Model::new(o.hidden, &mut rng);
+    if let Some(init) = initial_model(o)? {
+        model = init;
+    }
     let mut adam = AdamW::new(model.params.len());
     let mut first_epoch = 0;
     let key = o.run_key();
@@ -532,10 +546,11 @@ pub fn write_net(path: &str, model: &Model, scale: u32) -> Result<(), String> {
         .map_err(|e| format!("cannot write {path}: {e}"))
 }
 
-/// The checks of the checkpoint directory that need no data, made before the (possibly
-/// long) loading: a fresh run must not mix its checkpoints with another run's, a resumed one
+/// The checks that need no data, made before the (possibly long) loading: the `--init`
+/// network must load and fit, a fresh run must not mix its checkpoints with another run's, a resumed one
 /// needs a checkpoint made with the same options. ([`train`] checks again, and the data.)
 fn preflight(o: &TrainOptions) -> Result<(), String> {
+    initial_model(o)?;
     let Some(dir) = o.checkpoint_dir.as_deref().map(Path::new) else {
         return Ok(());
     };
@@ -556,6 +571,29 @@ fn preflight(o: &TrainOptions) -> Result<(), String> {
         }
         (None, false) => Ok(()),
     }
+}
+
+/// The model of `--init`, if given: the network file read, checked against `--hidden` and
+/// `--scale`, and dequantised.
+fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
+    let Some(path) = &o.init else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
+    if net.hidden != o.hidden {
+        return Err(format!(
+            "--init {path}: hidden size {} but --hidden is {}",
+            net.hidden, o.hidden
+        ));
+    }
+    if net.scale != o.scale as i32 {
+        return Err(format!(
+            "--init {path}: scale {} but --scale is {}",
+            net.scale, o.scale
+        ));
+    }
+    Ok(Some(Model::from_network(&net)))
 }
 
 /// The error of a resume with options other than the checkpoint's.

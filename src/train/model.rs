@@ -97,6 +97,25 @@ impl Model {
         Model { hidden, params }
     }
 
+    /// The float network whose weights are exactly a quantised network's (`q / QA` for the
+    /// feature transformer, `q / QB` for the output weights, `q / (QA·QB)` for the output
+    /// bias): the start of a run that continues an older net (`train --init`).
+    pub fn from_network(net: &Network) -> Model {
+        let (qa, qb) = (net.qa as f32, net.qb as f32);
+        let params = net
+            .ft_weights
+            .iter()
+            .chain(&net.ft_bias)
+            .map(|&w| w as f32 / qa)
+            .chain(net.out_weights.iter().map(|&w| w as f32 / qb))
+            .chain([net.out_bias as f32 / (qa * qb)])
+            .collect();
+        Model {
+            hidden: net.hidden,
+            params,
+        }
+    }
+
     /// The parameter layout.
     pub fn layout(&self) -> Layout {
         Layout { n: self.hidden }

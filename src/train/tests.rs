@@ -126,24 +126,6 @@ fn loss_falls_on_material_data() {
     assert!(val_last < 0.5 * variance, "{reports:?}");
 }
 
-/// The float network whose weights are exactly the quantised ones (`q / QA`, `q / QB`,
-/// `q / (QA·QB)`).
-fn dequantised(net: &Network) -> Model {
-    let (qa, qb) = (net.qa as f32, net.qb as f32);
-    let params = net
-        .ft_weights
-        .iter()
-        .chain(&net.ft_bias)
-        .map(|&w| w as f32 / qa)
-        .chain(net.out_weights.iter().map(|&w| w as f32 / qb))
-        .chain([net.out_bias as f32 / (qa * qb)])
-        .collect();
-    Model {
-        hidden: net.hidden,
-        params,
-    }
-}
-
 /// The quantised network's evaluation against the float forward pass × SCALE.
 ///
 /// - Against the float net of the quantised weights themselves, only the integer divisions
@@ -163,7 +145,7 @@ fn quantised_net_matches_float_forward() {
     let recs = records(2000, 2);
     let (model, _) = train_collect(&o, samples(&recs, &o));
     let net = Network::from_bytes(&model.quantise(o.scale as i32).to_bytes()).expect("net file");
-    let exact = dequantised(&net);
+    let exact = Model::from_network(&net);
     let mut scratch = Scratch::new(o.hidden);
     let (mut worst, mut worst_int, mut sum) = (0, 0, 0.0);
     let check = &recs[..100];
@@ -281,6 +263,7 @@ fn arguments_are_checked() {
         "--data a --out n --resume",
         "--data a --out n --resume=yes --checkpoint-dir c",
         "--data a --out n --bogus 1",
+        "--data a --out n --init",
     ] {
         assert!(parse_args(&a(bad)).is_err(), "accepted: {bad}");
     }
@@ -431,4 +414,70 @@ fn cpu_seconds() -> Option<f64> {
     let f: Vec<&str> = after.split_whitespace().collect();
     let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
     Some(ticks / 100.0)
+}
+
+/// `--init`: a run starts from the given network's (dequantised) weights; a file of another
+/// hidden size, another scale or no network at all is refused before any training.
+#[test]
+fn init_starts_from_a_network() {
+    let dir = temp_dir("init");
+    let o = TrainOptions {
+        epochs: 4,
+        ..small_options()
+    };
+    let s = samples(&records(600, 5), &o);
+    let (model, _) = train_collect(&o, s.clone());
+    let net_path = dir.join("a.nnue").to_string_lossy().into_owned();
+    write_net(&net_path, &model, o.scale).expect("write net");
+    let net = Network::from_bytes(&std::fs::read(&net_path).expect("read")).expect("net");
+    let start = Model::from_network(&net);
+
+    // With a vanishing learning rate one epoch leaves the weights where --init put them.
+    let cont = TrainOptions {
+        init: Some(net_path.clone()),
+        epochs: 1,
+        lr: 1e-9,
+        ..o.clone()
+    };
+    let (after, _) = train_collect(&cont, s.clone());
+    let worst = after
+        .params
+        .iter()
+        .zip(&start.params)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(worst < 1e-5, "moved {worst} from the --init weights");
+    let (fresh, _) = train_collect(
+        &TrainOptions {
+            init: None,
+            ..cont.clone()
+        },
+        s.clone(),
+    );
+    assert!(fresh.params != after.params, "--init changed nothing");
+
+    let wider = TrainOptions {
+        hidden: 64,
+        ..cont.clone()
+    };
+    let other_scale = TrainOptions {
+        scale: 300,
+        ..cont.clone()
+    };
+    let garbage = dir.join("garbage.nnue");
+    std::fs::write(&garbage, b"not a network").expect("write");
+    let garbage = TrainOptions {
+        init: Some(garbage.to_string_lossy().into_owned()),
+        ..cont.clone()
+    };
+    let missing = TrainOptions {
+        init: Some(dir.join("missing.nnue").to_string_lossy().into_owned()),
+        ..cont
+    };
+    for bad in [wider, other_scale, garbage, missing] {
+        let r = train(&bad, s.clone(), &mut |_| ControlFlow::Continue(()));
+        assert!(r.is_err(), "accepted --init {:?}", bad.init);
+        assert!(preflight(&bad).is_err());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
