@@ -519,8 +519,9 @@ impl Searcher {
             }
             let quiet = !is_noisy(m);
             let checks = quiet && pos.gives_check(m);
-            // Plies of LMR that a quiet move's history takes off (adds, when bad): butterfly
-            // history, or with `histlmr` butterfly plus continuation (the ordering score;
+            // Plies of LMR that a quiet move's history takes off (adds, when bad), at most
+            // `lmr_history_max` either way: butterfly history, or with `histlmr` butterfly
+            // plus continuation (the ordering score; unbounded and per 10000 points it was
             // −10.0 [−28.6, +8.5] at 10k nodes/move, 800 games: off by default).
             let hist_plies = if !quiet {
                 0
@@ -528,7 +529,8 @@ impl Searcher {
                 self.history.quiet_score(&cont, us, m) / lmr_conthist_divisor()
             } else {
                 self.history.score(us, m) / lmr_history_divisor()
-            };
+            }
+            .clamp(-lmr_history_max(), lmr_history_max());
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {

@@ -171,7 +171,11 @@ search_params! {
     lmr_history_divisor: 6000, 2000..=16000, step 700;
     /// Late move reductions with `histlmr`: points of butterfly plus continuation history (the
     /// quiet ordering score) per ply of reduction removed or added, instead of the above.
-    lmr_conthist_divisor: 10000, 3000..=25000, step 1100;
+    lmr_conthist_divisor: 8192, 3000..=25000, step 1100;
+    /// Late move reductions: the most plies a quiet move's history takes off or adds (as
+    /// Ethereal's ±2). The butterfly score alone, within ±16384, stays inside ±2 at the
+    /// default divisor; the quiet ordering score of `histlmr` reaches ±57344.
+    lmr_history_max: 2, 0..=6, step 1;
     /// LMR re-search depth (`lmrdeeper`): a ply deeper when the reduced search beat the best
     /// score so far by more than `lmr_deeper_base + lmr_deeper_margin · new_depth`.
     lmr_deeper_base: 40, 0..=120, step 6;
@@ -342,6 +346,16 @@ mod tests {
         if !TUNABLE {
             assert_eq!(line, "RFP_MARGIN, int, 75, 30, 150, 6, 0.002");
         }
+    }
+
+    /// The clamp on the plies history takes off or adds in LMR binds only `histlmr`: the
+    /// butterfly score alone never reaches it at the default divisor.
+    #[test]
+    #[cfg(not(feature = "tune"))]
+    fn lmr_history_clamp_leaves_the_butterfly_reduction_alone() {
+        let hmax = crate::history::HISTORY_MAX;
+        assert!(hmax / lmr_history_divisor() <= lmr_history_max());
+        assert!(3 * hmax / lmr_conthist_divisor() > lmr_history_max());
     }
 
     #[test]
