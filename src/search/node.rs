@@ -519,16 +519,18 @@ impl Searcher {
             }
             let quiet = !is_noisy(m);
             let checks = quiet && pos.gives_check(m);
-            // Plies of LMR that a quiet move's history takes off (adds, when bad): butterfly
-            // history, or with `histlmr` butterfly plus continuation (the ordering score;
-            // −10.0 [−28.6, +8.5] at 10k nodes/move, 800 games: off by default).
+            // Plies of LMR that a quiet move's history takes off (adds, when bad), at most
+            // `lmr_history_max` either way: butterfly history, or with `histlmr` butterfly
+            // plus continuation (the ordering score; +2.3 [−18.3, +22.9] at 20k nodes/move,
+            // 600 games, unbounded per 10000 points −10.0 [−28.6, +8.5] at 10k: off by default).
             let hist_plies = if !quiet {
                 0
             } else if self.features.hist_lmr {
                 self.history.quiet_score(&cont, us, m) / lmr_conthist_divisor()
             } else {
                 self.history.score(us, m) / lmr_history_divisor()
-            };
+            }
+            .clamp(-lmr_history_max(), lmr_history_max());
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
@@ -554,8 +556,9 @@ impl Searcher {
                         continue;
                     }
                     // Quiet-history pruning: the replies to the last two moves that went
-                    // badly before go badly here (+11.3 [−6.4, +29.1] at 10k nodes/move,
-                    // 800 games: level, off by default).
+                    // badly before go badly here (margin 500: +1.7 [−18.7, +22.2] at 20k
+                    // nodes/move, 600 games; margin 2000, all but inert: +11.3 [−6.4, +29.1] at
+                    // 10k, 800 games: level, off by default).
                     if self.features.hist_prune
                         && depth <= histprune_depth()
                         && !in_check
@@ -906,7 +909,8 @@ impl Searcher {
 
     /// Capture history after a cutoff: bonus to the noisy move that cut (if it is one), malus
     /// to the noisy moves tried before it (whatever cut). Capture history (ordering and SEE
-    /// threshold): +9.6 [−9.0, +28.1] at 10k nodes/move, 800 games: level, off by default.
+    /// threshold): +15.1 [−5.4, +35.6] at 20k nodes/move, 600 games (ordering by history / 2;
+    /// by history / 8 +9.6 [−9.0, +28.1] at 10k, 800 games): no gain shown, off by default.
     fn reward_capture(&mut self, us: Color, depth: i32, m: Move, tried: &[Option<Move>]) {
         let b = bonus(depth);
         if is_noisy(m) {

@@ -304,7 +304,8 @@ pub const FEATURE_NAMES: [&str; 33] = [
 /// Techniques that are built and switchable but off in the engine's default setting, because
 /// games measured a loss with them or no gain (README, technique table): ETC, −46 Elo at
 /// 5+0.05 over 400 games against the same build without it; capture history, history in LMR
-/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each; the LMR
+/// and quiet-history pruning, level at 10,000 nodes a move over 800 games each and, rescaled,
+/// at 20,000 nodes a move over 600 games each (README); the LMR
 /// re-search depth, improving from four plies back, LMR after a noisy TT move and exact TT
 /// cutoffs in PV nodes, level at 10,000 nodes a move (600 games each, README); the PV line in
 /// MTD(f)'s passes, not yet measured.
