@@ -612,15 +612,29 @@ impl Searcher {
                         && s < sbeta - se_double_margin()
                         && self.stack[ply].double_ext < se_double_limit()
                     {
-                        ext = 2;
+                        // Double, or (`tripleext`) triple for a quiet move far more singular.
+                        ext = if self.features.triple_ext && quiet && s < sbeta - se_triple_margin()
+                        {
+                            3
+                        } else {
+                            2
+                        };
                         self.stack[ply + 1].double_ext = self.stack[ply].double_ext + 1;
                     }
                 } else if sbeta >= beta {
                     // Multi-cut: even without the TT move, this node fails high.
                     self.stats.multi_cuts += 1;
                     return sbeta;
-                } else if tt_score >= beta {
-                    ext = -1;
+                } else {
+                    ext = negative_extension(
+                        self.features.neg_ext,
+                        PV,
+                        cut_node,
+                        tt_score,
+                        s,
+                        beta,
+                        depth,
+                    );
                 }
             }
 
@@ -1071,6 +1085,37 @@ pub(super) fn lmr_research_adjust(score: i32, best: i32, new_depth: i32) -> i32 
     }
 }
 
+/// The extension of a TT move that the singular search found not singular: the other moves
+/// reached singular beta (`s` ≥ it) but not beta (no multi-cut). Without `stronger` (`negext`)
+/// one ply off when the TT score is at least beta. With it, as modern engines do: when the TT
+/// score is at least beta, `se_neg_beta` plies off (one fewer in PV nodes); else at a cut node
+/// `se_neg_cut`; else `se_neg_low` when the TT score is no better than what the other moves
+/// reached (`tt_score ≤ s`). Never so much that the move's depth `depth − 1 + ext` falls
+/// below one ply: the LMR clamps of the move loop need a depth of at least 1.
+#[inline]
+pub(super) fn negative_extension(
+    stronger: bool,
+    pv: bool,
+    cut_node: bool,
+    tt_score: i32,
+    s: i32,
+    beta: i32,
+    depth: i32,
+) -> i32 {
+    let ext = if !stronger {
+        -i32::from(tt_score >= beta)
+    } else if tt_score >= beta {
+        -se_neg_beta() + i32::from(pv)
+    } else if cut_node {
+        -se_neg_cut()
+    } else if tt_score <= s {
+        -se_neg_low()
+    } else {
+        0
+    };
+    ext.max((2 - depth).min(0))
+}
+
 /// `improving` with `improving4`: the raw eval above the one two plies back, or, when that one
 /// is missing (in check there), four plies back; with neither of those two, `true`. Not in
 /// check now and not at plies 0 and 1 (as without the switch). `eval_back(k)` is the raw eval
@@ -1123,6 +1168,51 @@ mod tests {
             -1
         );
         assert_eq!(lmr_research_adjust(-51, -60, 3), -1);
+    }
+
+    #[test]
+    fn negative_extensions_keep_a_ply_and_follow_the_rule() {
+        let beta = 100;
+        for depth in 1..=40 {
+            for stronger in [false, true] {
+                for pv in [false, true] {
+                    for cut_node in [false, true] {
+                        for (tt_score, s) in [(150, 120), (90, 95), (90, 80), (-500, 99)] {
+                            let ext = negative_extension(
+                                stronger, pv, cut_node, tt_score, s, beta, depth,
+                            );
+                            assert!(ext <= 0);
+                            assert!(depth - 1 + ext >= 1 || ext == 0, "depth {depth} ext {ext}");
+                        }
+                    }
+                }
+            }
+        }
+        let d = 10;
+        // Without `negext`: one ply off when the TT score is at least beta, else nothing.
+        assert_eq!(
+            negative_extension(false, false, true, 150, 120, beta, d),
+            -1
+        );
+        assert_eq!(negative_extension(false, false, true, 90, 95, beta, d), 0);
+        // With it: the TT score at least beta, a cut node, the TT score no better than the rest.
+        assert_eq!(
+            negative_extension(true, false, false, 150, 120, beta, d),
+            -se_neg_beta()
+        );
+        assert_eq!(
+            negative_extension(true, true, false, 150, 120, beta, d),
+            1 - se_neg_beta()
+        );
+        assert_eq!(
+            negative_extension(true, false, true, 90, 80, beta, d),
+            -se_neg_cut()
+        );
+        assert_eq!(
+            negative_extension(true, false, false, 90, 95, beta, d),
+            -se_neg_low()
+        );
+        assert_eq!(negative_extension(true, false, false, 90, 80, beta, d), 0);
     }
 
     #[test]

@@ -200,8 +200,19 @@ search_params! {
     se_margin: 32, 8..=64, step 3;
     /// Singular extensions: a double extension needs the excluded search this far below.
     se_double_margin: 20, 0..=60, step 3;
-    /// Singular extensions: double extensions allowed on one path.
+    /// Singular extensions: double extensions allowed on one path (triple ones count too).
     se_double_limit: 6, 0..=12, step 1;
+    /// Singular extensions with `tripleext`: a quiet TT move is extended three plies when the
+    /// excluded search ends this far below singular beta (non-PV, within the double limit).
+    se_triple_margin: 100, 20..=300, step 14;
+    /// Singular extensions with `negext`: plies taken off a TT move that is not singular when
+    /// its TT score is at least beta (one fewer in PV nodes).
+    se_neg_beta: 2, 1..=3, step 1;
+    /// Singular extensions with `negext`: plies taken off such a move at a cut node.
+    se_neg_cut: 2, 0..=3, step 1;
+    /// Singular extensions with `negext`: plies taken off such a move when its TT score is no
+    /// better than what the search without it reached.
+    se_neg_low: 1, 0..=2, step 1;
 
     /// Enhanced transposition cutoffs: minimum depth (the literature finds ETC pays only away
     /// from the leaves).

@@ -262,10 +262,19 @@ pub struct Features {
     /// PV nodes (as PVS treats its first line: no null move, reverse futility, razoring or
     /// ProbCut there, less reduction), the other moves as cut nodes as before.
     pub mtd_pv: bool,
+    /// Stronger negative extensions of a TT move that is not singular (the search without it
+    /// reached singular beta, but not beta): two plies off when the TT score is at least beta
+    /// (one in PV nodes), two at a cut node, one when the TT score is no better than what
+    /// the other moves reached; off: one ply off when the TT score is at least beta.
+    pub neg_ext: bool,
+    /// Triple extension: at non-PV nodes a quiet TT move whose alternatives fail far below
+    /// singular beta (`se_triple_margin`) is extended three plies (counted against the
+    /// double-extension limit of the path).
+    pub triple_ext: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 33] = [
+pub const FEATURE_NAMES: [&str; 35] = [
     "nmp",
     "rfp",
     "razoring",
@@ -299,6 +308,8 @@ pub const FEATURE_NAMES: [&str; 33] = [
     "mtdstep",
     "mtdfallback",
     "mtdpv",
+    "negext",
+    "tripleext",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -308,8 +319,9 @@ pub const FEATURE_NAMES: [&str; 33] = [
 /// at 20,000 nodes a move over 600 games each (README); the LMR
 /// re-search depth, improving from four plies back, LMR after a noisy TT move and exact TT
 /// cutoffs in PV nodes, level at 10,000 nodes a move (600 games each, README); the PV line in
-/// MTD(f)'s passes, not yet measured.
-pub const OFF_BY_DEFAULT: [&str; 9] = [
+/// MTD(f)'s passes, not yet measured; the stronger negative and the triple singular extensions
+/// (issue 23 item 5), until measured.
+pub const OFF_BY_DEFAULT: [&str; 11] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -319,6 +331,8 @@ pub const OFF_BY_DEFAULT: [&str; 9] = [
     "improving4",
     "ttcapture",
     "pvttexact",
+    "negext",
+    "tripleext",
 ];
 
 impl Default for Features {
@@ -365,6 +379,8 @@ impl Features {
             mtd_steps: true,
             mtd_fallback: true,
             mtd_pv: true,
+            neg_ext: true,
+            triple_ext: true,
         }
     }
 
@@ -407,6 +423,8 @@ impl Features {
             mtd_steps: false,
             mtd_fallback: false,
             mtd_pv: false,
+            neg_ext: false,
+            triple_ext: false,
         }
     }
 
@@ -455,6 +473,8 @@ impl Features {
             "mtdstep" => &mut self.mtd_steps,
             "mtdfallback" => &mut self.mtd_fallback,
             "mtdpv" => &mut self.mtd_pv,
+            "negext" => &mut self.neg_ext,
+            "tripleext" => &mut self.triple_ext,
             _ => return None,
         })
     }
@@ -528,5 +548,9 @@ mod tests {
         assert!(f.corr_hist && f.corr_non_pawn && !f.corr_qsearch);
         assert!(!Features::pure().corr_hist && !Features::pure().corr_non_pawn);
         assert!(Features::all().corr_hist && Features::all().corr_qsearch);
+        let f = Features::parse("default +negext +tripleext").unwrap();
+        assert!(f.neg_ext && f.triple_ext);
+        assert!(!Features::default().neg_ext && !Features::default().triple_ext);
+        assert!(!Features::pure().neg_ext && !Features::pure().triple_ext);
     }
 }
