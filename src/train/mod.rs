@@ -406,7 +406,10 @@ pub fn train(
         val: val.len(),
     });
     let mut model = Model::new(o.hidden, &mut rng);
-    if let Some(init) = initial_model(o)? {
+    if !o.resume
+        && let Some(init) = initial_model(o)?
+    {
+        // A resumed run takes its weights from the checkpoint (whose run key names the net).
         model = init;
     }
     let mut adam = AdamW::new(model.params.len());
@@ -550,7 +553,9 @@ pub fn write_net(path: &str, model: &Model, scale: u32) -> Result<(), String> {
 /// network must load and fit, a fresh run must not mix its checkpoints with another run's, a resumed one
 /// needs a checkpoint made with the same options. ([`train`] checks again, and the data.)
 fn preflight(o: &TrainOptions) -> Result<(), String> {
-    initial_model(o)?;
+    if !o.resume {
+        initial_model(o)?;
+    }
     let Some(dir) = o.checkpoint_dir.as_deref().map(Path::new) else {
         return Ok(());
     };
