@@ -1161,8 +1161,8 @@ impl Uci {
             s.apply(&mut limits);
             if self.debug {
                 self.say(&format!(
-                    "info string strength elo {} nodes {} depth {} margin {}",
-                    s.elo, s.nodes, s.depth, s.margin_cp
+                    "info string strength elo {} level {} nodes {} depth {} margin {}",
+                    s.elo, s.level, s.nodes, s.depth, s.margin_cp
                 ));
             }
             s

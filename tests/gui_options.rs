@@ -170,8 +170,8 @@ fn limited_strength_plays_legal_moves_within_its_budget() {
                 let bm = lines.last().expect("bestmove");
                 assert!(is_legal(fen, &bestmove(bm)), "{what}: {bm}");
                 let announced = format!(
-                    "info string strength elo {elo} nodes {} depth {} margin {}",
-                    s.nodes, s.depth, s.margin_cp
+                    "info string strength elo {elo} level {} nodes {} depth {} margin {}",
+                    s.level, s.nodes, s.depth, s.margin_cp
                 );
                 assert!(lines.contains(&announced), "{what}: {lines:?}");
                 check_limits(&lines, s.nodes.min(nodes), s.depth.min(depth), &what);

@@ -1,23 +1,26 @@
 //! `UCI_LimitStrength` and `UCI_Elo`: a weaker engine by measurable means.
 //!
-//! A setting `elo` in [`ELO_MIN`]..=[`ELO_MAX`] becomes three limits ([`StrengthLimit`]):
+//! A setting `elo` in [`ELO_MIN`]..=[`ELO_MAX`] is first turned into an internal **level**
+//! through the calibration table [`CALIBRATION`] (the level whose measured strength is `elo`),
+//! and the level becomes three limits ([`StrengthLimit`]):
 //!
-//! 1. a **node budget** per move, log-linear in the Elo: `ln(nodes)` runs in a straight line
-//!    from `ln(NODES_AT_MIN)` at [`ELO_MIN`] to `ln(NODES_AT_MAX)` at [`ELO_MAX`] (each doubling of
-//!    the nodes is worth a roughly constant number of Elo points in this range of search);
-//! 2. a **depth cap** at the low end: `DEPTH_AT_MIN` plies at [`ELO_MIN`], one more every
-//!    `ELO_PER_DEPTH` points (it stops mattering where the node budget binds first);
-//! 3. **move noise** below `NOISE_END_ELO`: the search looks at the best [`NOISE_LINES`] root
+//! 1. a **node budget** per move, log-linear in the level: `ln(nodes)` runs in a straight line
+//!    from `ln(NODES_AT_BASE)` at `LEVEL_BASE` to `ln(NODES_AT_MAX)` at [`LEVEL_MAX`] (no fewer
+//!    nodes below `LEVEL_BASE`);
+//! 2. a **depth cap** at the low end: `DEPTH_AT_BASE` plies at `LEVEL_BASE` and below, one
+//!    more every `LEVEL_PER_DEPTH` levels (it stops mattering where the node budget binds
+//!    first);
+//! 3. **move noise** below `NOISE_END_LEVEL`: the search looks at the best [`NOISE_LINES`] root
 //!    moves (MultiPV) and plays the one with the highest score plus a random bonus in
 //!    `0..=margin`, so any move within `margin` centipawns of the best can be played and no
-//!    worse one ever is. The margin falls linearly from `NOISE_AT_MIN_CP` at [`ELO_MIN`] to 0 at
-//!    `NOISE_END_ELO`. The random numbers come from a seed (the UCI layer uses the position's
-//!    Zobrist key), so a position and a setting always give the same move.
+//!    worse one ever is. The margin grows linearly as the level falls below `NOISE_END_LEVEL`
+//!    (`NOISE_AT_BASE_CP` at `LEVEL_BASE`). The random numbers come from a seed (the UCI layer
+//!    uses the position's Zobrist key), so a position and a setting always give the same move.
 //!
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
-//! whichever limit comes first. All constants of the mapping are in one block below, so that a
-//! calibration (matches against engines of known rating at several settings, then a fit of the
-//! measured Elo against the set one) changes only that block.
+//! whichever limit comes first. The level scale is the old provisional mapping (level = the
+//! Elo it was meant to be); the calibration measured what each level really plays like, so a
+//! new calibration changes only [`CALIBRATION`] (docs/measurements.md, "UCI_Elo calibration").
 
 use super::{IterationInfo, MAX_PLY, Reporter, ScoreBound, SearchStats};
 use crate::limits::SearchLimits;
@@ -29,25 +32,47 @@ pub const ELO_MIN: i32 = 1320;
 pub const ELO_MAX: i32 = 3190;
 
 // ---------------------------------------------------------------------------------------------
-// The mapping from UCI_Elo to limits. PROVISIONAL, UNCALIBRATED: chosen by hand from the shape
-// of node-limited strength curves, not measured. A calibration on a quiet machine (matches at
-// several UCI_Elo settings against /usr/games/glaurung, gnuchess --uci, toga2, ethereal-chess
-// with known ratings) is to fit these numbers; until then the set Elo is only an ordering.
+// The levels: limits as a function of an internal level.
 // ---------------------------------------------------------------------------------------------
-/// Node budget per move at [`ELO_MIN`] (enough for a complete depth-1 search in most positions).
-const NODES_AT_MIN: f64 = 1_000.0;
-/// Node budget per move at [`ELO_MAX`] (about a second of search on one core).
+/// Weakest level.
+pub const LEVEL_MIN: i32 = 1000;
+/// Strongest level.
+pub const LEVEL_MAX: i32 = 3190;
+/// Where the node budget and the depth cap start to grow.
+const LEVEL_BASE: i32 = 1320;
+/// Node budget per move at `LEVEL_BASE` and below (enough for a complete depth-1 search in
+/// most positions).
+const NODES_AT_BASE: f64 = 1_000.0;
+/// Node budget per move at [`LEVEL_MAX`] (about a second of search on one core).
 const NODES_AT_MAX: f64 = 2_000_000.0;
-/// Depth cap at [`ELO_MIN`].
-const DEPTH_AT_MIN: u32 = 1;
-/// One more ply of depth cap every this many Elo points above [`ELO_MIN`].
-const ELO_PER_DEPTH: i32 = 100;
-/// Noise margin (centipawns) at [`ELO_MIN`].
-const NOISE_AT_MIN_CP: i32 = 200;
-/// No noise from this Elo up.
-const NOISE_END_ELO: i32 = 2400;
+/// Depth cap at `LEVEL_BASE` and below.
+const DEPTH_AT_BASE: u32 = 1;
+/// One more ply of depth cap every this many levels above `LEVEL_BASE`.
+const LEVEL_PER_DEPTH: i32 = 100;
+/// Noise margin (centipawns) at `LEVEL_BASE`; it keeps growing below it.
+const NOISE_AT_BASE_CP: i32 = 200;
+/// No noise from this level up.
+const NOISE_END_LEVEL: i32 = 2400;
 /// Root moves searched as candidates when there is noise (MultiPV of the search).
 pub const NOISE_LINES: usize = 4;
+
+// ---------------------------------------------------------------------------------------------
+// The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing. Measured on
+// 2026-11-26 by 2,600 games of 10 levels against Stockfish 15.1 with UCI_LimitStrength, its
+// settings placed on the CCRL Blitz scale by Stockfish 16's refit of its skill levels
+// (`scripts/fit_elo.py`; docs/measurements.md, "UCI_Elo calibration"). Above the last point
+// the Elo is extrapolated with the slope of the last segment (to about 3025 at LEVEL_MAX).
+// ---------------------------------------------------------------------------------------------
+/// Measured strength of some levels.
+pub const CALIBRATION: [(i32, i32); 7] = [
+    (1000, 1310),
+    (1567, 1423),
+    (1800, 1818),
+    (1901, 2076),
+    (1930, 2396),
+    (2200, 2542),
+    (2600, 2737),
+];
 // ---------------------------------------------------------------------------------------------
 
 /// What one `UCI_Elo` setting allows a search.
@@ -55,6 +80,8 @@ pub const NOISE_LINES: usize = 4;
 pub struct StrengthLimit {
     /// The setting, clamped to [`ELO_MIN`]..=[`ELO_MAX`].
     pub elo: i32,
+    /// The internal level that plays at that strength.
+    pub level: i32,
     /// Most nodes per move.
     pub nodes: u64,
     /// Deepest iteration.
@@ -63,18 +90,79 @@ pub struct StrengthLimit {
     pub margin_cp: i32,
 }
 
+/// The calibration's points with the extrapolated strongest level appended.
+fn calibration_points() -> Vec<(f64, f64)> {
+    let mut points: Vec<(f64, f64)> = CALIBRATION
+        .iter()
+        .map(|&(l, e)| (f64::from(l), f64::from(e)))
+        .collect();
+    let n = points.len();
+    let (l0, e0) = points[n - 2];
+    let (l1, e1) = points[n - 1];
+    if l1 < f64::from(LEVEL_MAX) {
+        let slope = (e1 - e0) / (l1 - l0);
+        let top = f64::from(LEVEL_MAX);
+        points.push((top, e1 + slope * (top - l1)));
+    }
+    points
+}
+
+/// The measured (or, above the last point, extrapolated) Elo of a level; below the first
+/// point, the first point's.
+pub fn level_elo(level: i32) -> f64 {
+    let points = calibration_points();
+    let x = f64::from(level);
+    if x <= points[0].0 {
+        return points[0].1;
+    }
+    for w in points.windows(2) {
+        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+        if x <= l1 {
+            return e0 + (e1 - e0) * (x - l0) / (l1 - l0);
+        }
+    }
+    points[points.len() - 1].1
+}
+
+/// The level whose calibrated strength is `elo` (clamped to the levels there are).
+pub fn level_for_elo(elo: i32) -> i32 {
+    let points = calibration_points();
+    let y = f64::from(elo);
+    if y <= points[0].1 {
+        return points[0].0 as i32;
+    }
+    for w in points.windows(2) {
+        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
+        if y <= e1 {
+            return (l0 + (l1 - l0) * (y - e0) / (e1 - e0)).round() as i32;
+        }
+    }
+    LEVEL_MAX
+}
+
 impl StrengthLimit {
-    /// The limits of the setting `elo` (clamped to the range).
+    /// The limits of the setting `elo` (clamped to the range), through the calibration.
     pub fn from_elo(elo: i32) -> StrengthLimit {
         let elo = elo.clamp(ELO_MIN, ELO_MAX);
-        let above = elo - ELO_MIN;
-        let t = f64::from(above) / f64::from(ELO_MAX - ELO_MIN);
-        let ln_nodes = NODES_AT_MIN.ln() + t * (NODES_AT_MAX.ln() - NODES_AT_MIN.ln());
-        let depth = (DEPTH_AT_MIN + (above / ELO_PER_DEPTH) as u32).min(MAX_PLY as u32 - 1);
-        let margin_cp =
-            (NOISE_AT_MIN_CP * (NOISE_END_ELO - elo).max(0)) / (NOISE_END_ELO - ELO_MIN).max(1);
         StrengthLimit {
             elo,
+            ..StrengthLimit::at_level(level_for_elo(elo))
+        }
+    }
+
+    /// The limits of an internal level (clamped to [`LEVEL_MIN`]..=[`LEVEL_MAX`]); `elo` is
+    /// the level's calibrated strength.
+    pub fn at_level(level: i32) -> StrengthLimit {
+        let level = level.clamp(LEVEL_MIN, LEVEL_MAX);
+        let above = (level - LEVEL_BASE).max(0);
+        let t = f64::from(above) / f64::from(LEVEL_MAX - LEVEL_BASE);
+        let ln_nodes = NODES_AT_BASE.ln() + t * (NODES_AT_MAX.ln() - NODES_AT_BASE.ln());
+        let depth = (DEPTH_AT_BASE + (above / LEVEL_PER_DEPTH) as u32).min(MAX_PLY as u32 - 1);
+        let margin_cp = (NOISE_AT_BASE_CP * (NOISE_END_LEVEL - level).max(0))
+            / (NOISE_END_LEVEL - LEVEL_BASE).max(1);
+        StrengthLimit {
+            elo: level_elo(level).round() as i32,
+            level,
             nodes: ln_nodes.exp().round() as u64,
             depth,
             margin_cp,
@@ -224,22 +312,55 @@ mod tests {
     #[test]
     fn limits_grow_with_the_elo() {
         let mut last = StrengthLimit::from_elo(ELO_MIN);
-        assert_eq!(last.nodes, NODES_AT_MIN as u64);
-        assert_eq!(last.depth, DEPTH_AT_MIN);
-        assert_eq!(last.margin_cp, NOISE_AT_MIN_CP);
         for elo in ELO_MIN + 1..=ELO_MAX {
             let s = StrengthLimit::from_elo(elo);
+            assert!(s.level >= last.level, "{elo}");
             assert!(s.nodes >= last.nodes && s.depth >= last.depth, "{elo}");
             assert!(s.margin_cp <= last.margin_cp, "{elo}");
             last = s;
         }
-        assert_eq!(last.nodes, NODES_AT_MAX as u64);
-        assert_eq!(last.margin_cp, 0);
         assert_eq!(StrengthLimit::from_elo(0), StrengthLimit::from_elo(ELO_MIN));
         assert_eq!(
             StrengthLimit::from_elo(9999),
             StrengthLimit::from_elo(ELO_MAX)
         );
+    }
+
+    #[test]
+    fn levels_keep_the_old_scale_and_weaken_below_it() {
+        let base = StrengthLimit::at_level(LEVEL_BASE);
+        assert_eq!(base.nodes, NODES_AT_BASE as u64);
+        assert_eq!(base.depth, DEPTH_AT_BASE);
+        assert_eq!(base.margin_cp, NOISE_AT_BASE_CP);
+        let top = StrengthLimit::at_level(LEVEL_MAX);
+        assert_eq!((top.nodes, top.margin_cp), (NODES_AT_MAX as u64, 0));
+        let bottom = StrengthLimit::at_level(LEVEL_MIN);
+        assert_eq!((bottom.nodes, bottom.depth), (base.nodes, base.depth));
+        assert!(bottom.margin_cp > base.margin_cp);
+        // The provisional scale at its old sample points (README, "Playing weaker").
+        let old = StrengthLimit::at_level(1800);
+        assert_eq!((old.nodes, old.depth, old.margin_cp), (7_036, 5, 111));
+    }
+
+    #[test]
+    fn the_calibration_is_increasing_and_inverted_exactly() {
+        for w in CALIBRATION.windows(2) {
+            assert!(w[0].0 < w[1].0 && w[0].1 < w[1].1, "{w:?}");
+        }
+        assert_eq!(CALIBRATION[0].0, LEVEL_MIN);
+        for &(level, elo) in &CALIBRATION {
+            assert_eq!(level_elo(level).round() as i32, elo);
+            if elo >= ELO_MIN {
+                assert_eq!(level_for_elo(elo), level, "{elo}");
+            }
+        }
+        for level in (LEVEL_MIN..=LEVEL_MAX).step_by(10) {
+            let e = level_elo(level).round() as i32;
+            assert!((level_for_elo(e) - level).abs() <= 10, "{level} -> {e}");
+        }
+        // Below the weakest level's strength: the weakest level; above the strongest: the top.
+        assert_eq!(level_for_elo(0), LEVEL_MIN);
+        assert_eq!(level_for_elo(99_999), LEVEL_MAX);
     }
 
     #[test]
