@@ -46,6 +46,9 @@ def parse_args():
                    help="UCI option NAME=VALUE for the engine under test (repeatable)")
     p.add_argument("--previous", default=None,
                    help="opponent of the self phase (default: the engine itself)")
+    p.add_argument("--previous-opt", action="append", default=[],
+                   help="UCI option NAME=VALUE for the self phase's opponent (repeatable; "
+                        "e.g. Threads=2 to soak both sides with threads)")
     p.add_argument("--reference", default="/usr/games/glaurung",
                    help="opponent of the reference and repeating phases")
     p.add_argument("--reference-opt", action="append", default=None,
@@ -76,7 +79,8 @@ def phases(args):
     """(name, opponent, opponent options, tc, games) of each phase asked for."""
     ref_opt = args.reference_opt if args.reference_opt is not None else ["Threads=1"]
     known = {
-        "self": (args.previous or args.engine, [], args.self_tc, args.self_games),
+        "self": (args.previous or args.engine, args.previous_opt, args.self_tc,
+                 args.self_games),
         "reference": (args.reference, ref_opt, args.ref_tc, args.ref_games),
         "repeating": (args.reference, ref_opt, args.rep_tc, args.rep_games),
     }
