@@ -113,16 +113,18 @@ datagen: build
 	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g2 (docs/nnue.md): data gen1 (seed 1,
-# 4,104 games, made by commit f16be48) and the first 6,213 games of gen2 (seed 2, Bench 2435828
-# builds): `head -c 18129472 gen2.bin > gen2-6213.bin`, or `nullwindow datagen --seed 2
-# --games 6213 --threads 2 --nodes 5000 --out gen2-6213.bin` with such a build. A run is
-# reproducible for a seed and a thread count.
-TRAIN_DATA ?= $(DATA_DIR)/gen1.bin,$(DATA_DIR)/gen2-6213.bin
+# The defaults are the settings of the embedded net nw-g3 (docs/nnue.md): nw-g2's weights
+# (nets/nw-g2.nnue) trained on the first 14,852 games of gen3 (seed 3, Bench 2539302 builds):
+# `head -c 41252512 gen3.bin > gen3-14852.bin`, or `nullwindow datagen --seed 3 --games 14852
+# --threads 2 --nodes 5000 --out gen3-14852.bin` with such a build. A run is reproducible for
+# a seed and a thread count. (nw-g2 itself: gen1 + the first 6,213 games of gen2, no init,
+# 30 epochs, lr 0.002; its data are lost, the net is in nets/.)
+TRAIN_DATA ?= $(DATA_DIR)/gen3-14852.bin
+TRAIN_INIT ?= nets/nw-g2.nnue
 TRAIN_HIDDEN ?= 128
-TRAIN_EPOCHS ?= 30
+TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.002
+TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 0.3
 TRAIN_SEED ?= 1
@@ -131,7 +133,7 @@ NET_NAME ?= trained.nnue
 train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
-		--threads $(TRAIN_THREADS) --out nets/$(NET_NAME)
+		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) --out nets/$(NET_NAME)
 
 lint:
 	$(CARGO) fmt --check
