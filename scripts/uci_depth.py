@@ -16,15 +16,21 @@ The clock fields of `go` are dropped; everything else passes through unchanged.
 
 import argparse
 import math
-import subprocess
+import os
 import sys
-import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from uci_relay import relay  # noqa: E402
 
 
-def stockfish15_depth(elo: int) -> int:
-    """The pick depth of Stockfish 15.1's UCI_Elo (search.cpp, `Skill`)."""
-    level = min(max(math.pow((elo - 1346.6) / 143.4, 1 / 0.806), 0.0), 20.0)
-    return 1 + int(level)
+def stockfish15_level(elo: float) -> float:
+    """The skill level of Stockfish 15.1's UCI_Elo (search.cpp, `Skill`)."""
+    return min(max(math.pow((elo - 1346.6) / 143.4, 1 / 0.806), 0.0), 20.0)
+
+
+def stockfish15_depth(elo: float) -> int:
+    """The depth at which that skill level picks its move."""
+    return 1 + int(stockfish15_level(elo))
 
 
 def main() -> int:
@@ -36,36 +42,10 @@ def main() -> int:
     args = ap.parse_args()
     depth = args.depth if args.depth is not None else stockfish15_depth(args.stockfish_elo)
 
-    proc = subprocess.Popen(args.engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, bufsize=1)
+    def to_engine(line: str) -> str:
+        return f"go depth {depth}\n" if line.split()[:1] == ["go"] else line
 
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            sys.stdout.write(line)
-            sys.stdout.flush()
-
-    out = threading.Thread(target=pump, daemon=True)
-    out.start()
-    assert proc.stdin is not None
-    try:
-        for line in sys.stdin:
-            words = line.split()
-            if words and words[0] == "go":
-                line = f"go depth {depth}\n"
-            proc.stdin.write(line)
-            proc.stdin.flush()
-            if words and words[0] == "quit":
-                break
-    except BrokenPipeError:
-        pass
-    try:
-        proc.stdin.close()
-    except BrokenPipeError:
-        pass
-    proc.wait()
-    out.join(timeout=1)
-    return proc.returncode or 0
+    return relay(args.engine, to_engine=to_engine)
 
 
 if __name__ == "__main__":

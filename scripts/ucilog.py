@@ -11,10 +11,13 @@ clock (a late `bestmove` after `go`) from a runner or machine that froze (a prom
 a time loss anyway).
 """
 
-import subprocess
+import os
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from uci_relay import relay  # noqa: E402
 
 
 def main():
@@ -28,30 +31,7 @@ def main():
         with lock:
             log.write(f"{time.monotonic() - start:.4f} {direction} {line.rstrip()}\n")
 
-    engine = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, bufsize=1)
-
-    def pump_out():
-        for line in engine.stdout:
-            note("<", line)
-            sys.stdout.write(line)
-            sys.stdout.flush()
-
-    out = threading.Thread(target=pump_out, daemon=True)
-    out.start()
-    for line in sys.stdin:
-        note(">", line)
-        try:
-            engine.stdin.write(line)
-            engine.stdin.flush()
-        except BrokenPipeError:
-            break
-    try:
-        engine.stdin.close()
-    except BrokenPipeError:
-        pass
-    engine.wait()
-    out.join(timeout=1)
+    relay(sys.argv[2:], seen=note)
 
 
 if __name__ == "__main__":
