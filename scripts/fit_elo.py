@@ -27,9 +27,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-
-def sf15_level(uci_elo: float) -> float:
-    return min(max(((uci_elo - 1346.6) / 143.4) ** (1 / 0.806), 0.0), 20.0)
+from uci_depth import stockfish15_depth, stockfish15_level
 
 
 def sf16_level(e: float) -> float:
@@ -38,7 +36,7 @@ def sf16_level(e: float) -> float:
 
 def ccrl_blitz(uci_elo: float) -> float:
     """The CCRL Blitz Elo of Stockfish 15.1 at a UCI_Elo setting (SF 16's fit, inverted)."""
-    level = sf15_level(uci_elo)
+    level = stockfish15_level(uci_elo)
     lo, hi = -0.2, 1.2
     for _ in range(100):
         mid = (lo + hi) / 2
@@ -47,29 +45,6 @@ def ccrl_blitz(uci_elo: float) -> float:
         else:
             hi = mid
     return 1320 + 1870 * lo
-
-
-def fit(results):
-    """ML Elo from [(opponent_elo, points, games)]; returns (elo, half-width of 95%)."""
-
-    def loglik(r):
-        total = 0.0
-        for opp, pts, n in results:
-            p = 1 / (1 + 10 ** ((opp - r) / 400))
-            total += pts * math.log(p) + (n - pts) * math.log(1 - p)
-        return total
-
-    lo, hi = 0.0, 4000.0
-    for _ in range(200):
-        m1, m2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
-        if loglik(m1) < loglik(m2):
-            lo = m1
-        else:
-            hi = m2
-    r = (lo + hi) / 2
-    h = 1.0
-    curv = -(loglik(r + h) - 2 * loglik(r) + loglik(r - h)) / h**2
-    return r, 1.96 / math.sqrt(curv) if curv > 0 else float("inf")
 
 
 def interpolate(knots, values, level):
@@ -119,7 +94,7 @@ def joint_fit(knots, matches):
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:]]
+    args = sys.argv[1:]
     knots = [1000, 1567, 1800, 1901, 1930, 2200, 2600]
     if "--knots" in args:
         i = args.index("--knots")
@@ -140,11 +115,12 @@ def main() -> int:
         by_level[level].append((opp, w + d / 2, n))
         matches.append((level, opp, w + d / 2, n))
         print(f"level {level:5d} vs SF 15.1 UCI_Elo {sf} (CCRL Blitz {opp:.0f}, skill "
-              f"{sf15_level(sf):.2f}, depth {1 + int(sf15_level(sf))}): {n} games, "
+              f"{stockfish15_level(sf):.2f}, depth {stockfish15_depth(sf)}): {n} games, "
               f"{100 * (w + d / 2) / n:.1f}%")
     print()
     for level in sorted(by_level):
-        r, ci = fit(by_level[level])
+        # One level alone: the joint fit with that level as its only knot.
+        (r,), (ci,) = joint_fit([level], [(level, *m) for m in by_level[level]])
         games = sum(n for _, _, n in by_level[level])
         print(f"level {level:5d}: {r:.0f} +- {ci:.0f} ({games} games)")
     values, widths = joint_fit(knots, matches)
