@@ -107,37 +107,32 @@ fn calibration_points() -> Vec<(f64, f64)> {
     points
 }
 
+/// The piecewise-linear function through `points` (increasing in both coordinates) at `x`,
+/// held at the end values outside them.
+fn interpolate(points: &[(f64, f64)], x: f64) -> f64 {
+    let (first, last) = (points[0], points[points.len() - 1]);
+    if x <= first.0 {
+        return first.1;
+    }
+    for w in points.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if x <= x1 {
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+        }
+    }
+    last.1
+}
+
 /// The measured (or, above the last point, extrapolated) Elo of a level; below the first
 /// point, the first point's.
 pub fn level_elo(level: i32) -> f64 {
-    let points = calibration_points();
-    let x = f64::from(level);
-    if x <= points[0].0 {
-        return points[0].1;
-    }
-    for w in points.windows(2) {
-        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
-        if x <= l1 {
-            return e0 + (e1 - e0) * (x - l0) / (l1 - l0);
-        }
-    }
-    points[points.len() - 1].1
+    interpolate(&calibration_points(), f64::from(level))
 }
 
 /// The level whose calibrated strength is `elo` (clamped to the levels there are).
 pub fn level_for_elo(elo: i32) -> i32 {
-    let points = calibration_points();
-    let y = f64::from(elo);
-    if y <= points[0].1 {
-        return points[0].0 as i32;
-    }
-    for w in points.windows(2) {
-        let ((l0, e0), (l1, e1)) = (w[0], w[1]);
-        if y <= e1 {
-            return (l0 + (l1 - l0) * (y - e0) / (e1 - e0)).round() as i32;
-        }
-    }
-    LEVEL_MAX
+    let inverse: Vec<(f64, f64)> = calibration_points().iter().map(|&(l, e)| (e, l)).collect();
+    interpolate(&inverse, f64::from(elo)).round() as i32
 }
 
 impl StrengthLimit {
