@@ -130,12 +130,11 @@ impl MovePicker {
         if self.idx >= self.moves.len() {
             return None;
         }
-        let mut best = self.idx;
-        for j in self.idx + 1..self.moves.len() {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
+        // The first of the highest scores: a maximum (which vectorises), then its first
+        // position; the same move as one scan keeping the first strictly greater score.
+        let rest = &self.scores[self.idx..self.moves.len()];
+        let top = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = self.idx + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.idx, best);
         self.scores.swap(self.idx, best);
         let r = (self.moves[self.idx], self.scores[self.idx]);
@@ -193,13 +192,8 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let mut quiets = MoveList::new();
-                    for m in pos.legal_moves() {
-                        if !m.is_capture() {
-                            quiets.push(m);
-                        }
-                    }
-                    self.moves = quiets;
+                    self.moves = pos.legal_moves();
+                    self.moves.retain(|m| !m.is_capture());
                     let us = pos.turn();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
