@@ -25,6 +25,82 @@ struct State {
     key: u64,
     /// The en passant part of `key` (0 when no capture is legal).
     ep_key: u64,
+    /// The structure keys of the correction history, kept up to date move by move.
+    structure: StructureKeys,
+}
+
+/// Zobrist keys of parts of the placement (the pieces' keys of [`Position::key`] XORed over a
+/// subset of the pieces): both colours' pawns, and each colour's other pieces (king included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct StructureKeys {
+    pawns: u64,
+    non_pawns: [u64; 2],
+}
+
+impl StructureKeys {
+    /// The keys of a board, from scratch.
+    fn of(board: &Board) -> StructureKeys {
+        let mut k = StructureKeys::default();
+        for (sq, piece) in board.clone() {
+            k.toggle(sq, piece);
+        }
+        k
+    }
+
+    /// Adds or removes `piece` on `sq`.
+    #[inline]
+    fn toggle(&mut self, sq: Square, piece: Piece) {
+        let z = piece_key(sq, piece);
+        if piece.role == Role::Pawn {
+            self.pawns ^= z;
+        } else {
+            self.non_pawns[piece.color as usize] ^= z;
+        }
+    }
+
+    /// The keys after `us`'s move `m` (None for a drop, which chess never has).
+    #[inline]
+    fn after(mut self, us: Color, m: Move) -> Option<StructureKeys> {
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                self.toggle(from, role.of(us));
+                self.toggle(to, promotion.unwrap_or(role).of(us));
+                if let Some(c) = capture {
+                    self.toggle(to, c.of(!us));
+                }
+            }
+            Move::EnPassant { from, to } => {
+                self.toggle(from, Role::Pawn.of(us));
+                self.toggle(to, Role::Pawn.of(us));
+                self.toggle(
+                    Square::from_coords(to.file(), from.rank()),
+                    Role::Pawn.of(!us),
+                );
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                let rank = us.backrank();
+                self.toggle(king, Role::King.of(us));
+                self.toggle(rook, Role::Rook.of(us));
+                self.toggle(
+                    Square::from_coords(side.king_to_file(), rank),
+                    Role::King.of(us),
+                );
+                self.toggle(
+                    Square::from_coords(side.rook_to_file(), rank),
+                    Role::Rook.of(us),
+                );
+            }
+            Move::Put { .. } => return None,
+        }
+        Some(self)
+    }
 }
 
 /// A chess position with everything the search needs around it.
@@ -77,8 +153,14 @@ impl Position {
     fn from_chess(chess: Chess, mode: CastlingMode) -> Position {
         let key = full_key(&chess);
         let ep_key = ep_key(&chess);
+        let structure = StructureKeys::of(chess.board());
         let mut states = Vec::with_capacity(256);
-        states.push(State { chess, key, ep_key });
+        states.push(State {
+            chess,
+            key,
+            ep_key,
+            structure,
+        });
         Position {
             states,
             mode,
@@ -255,27 +337,18 @@ impl Position {
     }
 
     /// Key of the pawn structure (both colours' pawns), for the search's correction history:
-    /// a hash of the two pawn bitboards, made when asked (a few multiplications; not part of
-    /// [`Position::key`] and not a Zobrist key).
+    /// the Zobrist keys of the pawns XORed, updated on each move.
     #[inline]
     pub fn pawn_key(&self) -> u64 {
-        let b = self.board();
-        hash_bitboards(&[(b.pawns() & b.white()).0, (b.pawns() & b.black()).0])
+        self.cur().structure.pawns
     }
 
     /// Key of where `color`'s pieces other than pawns stand (king included), for the search's
-    /// correction history: a hash of their bitboards, made when asked, as [`Position::pawn_key`].
+    /// correction history: the Zobrist keys of those pieces XORed, updated on each move, as
+    /// [`Position::pawn_key`].
     #[inline]
     pub fn non_pawn_key(&self, color: Color) -> u64 {
-        let b = self.board();
-        let own = b.by_color(color);
-        hash_bitboards(&[
-            (b.knights() & own).0,
-            (b.bishops() & own).0,
-            (b.rooks() & own).0,
-            (b.queens() & own).0,
-            (b.kings() & own).0,
-        ])
+        self.cur().structure.non_pawns[color as usize]
     }
 
     /// Number of pieces on the board, kings and pawns included (tablebase cardinality).
@@ -334,6 +407,10 @@ impl Position {
         after.ep_key = ep_key(&after.chess);
         after.key =
             next_key(&before.chess, before.key ^ before.ep_key, m, &after.chess) ^ after.ep_key;
+        after.structure = before
+            .structure
+            .after(before.chess.turn(), m)
+            .unwrap_or_else(|| StructureKeys::of(after.chess.board()));
         self.history.push(before.key);
     }
 
@@ -394,10 +471,12 @@ impl Position {
         };
         let old_key = before.key;
         let key = old_key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
+        let structure = before.structure;
         self.states.push(State {
             chess: swapped,
             key,
             ep_key: 0,
+            structure,
         });
         self.history.push(old_key);
         true
@@ -702,17 +781,6 @@ fn earlier_occurrences(
         .filter(move |&idx| history[idx] == key)
 }
 
-/// A hash of a few bitboards in order (each is mixed into the running value, so the same
-/// squares in another bitboard give another key).
-#[inline]
-fn hash_bitboards(bbs: &[u64]) -> u64 {
-    let mut h = 0x9e37_79b9_7f4a_7c15;
-    for &bb in bbs {
-        h = mix(h ^ bb).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    }
-    h
-}
-
 /// Zobrist key from scratch.
 fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
@@ -852,6 +920,12 @@ mod tests {
 
     fn check_keys(pos: &mut Position, depth: u32) {
         assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());
+        assert_eq!(
+            pos.cur().structure,
+            StructureKeys::of(pos.board()),
+            "structure keys in {}",
+            pos.fen()
+        );
         if depth == 0 {
             return;
         }
@@ -954,8 +1028,10 @@ mod tests {
             false,
         )
         .unwrap();
+        let structure = pos.cur().structure;
         assert!(pos.make_null());
         assert_eq!(pos.key(), pos.key_from_scratch());
+        assert_eq!(pos.cur().structure, structure);
         pos.unmake();
         assert_eq!(pos.key(), pos.key_from_scratch());
     }
