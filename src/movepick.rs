@@ -213,8 +213,12 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     if self.skip_quiets {
-                        // Promotions are not quiet for pruning purposes: still yield them.
-                        while let Some((m, s)) = self.take_best() {
+                        // Promotions are not quiet for pruning purposes: still yield them. They
+                        // score highest of the quiets, so they are the rest's next picks, in
+                        // the order they stand: one pass finds them (no selection needed).
+                        while self.idx < self.moves.len() {
+                            let (m, s) = (self.moves[self.idx], self.scores[self.idx]);
+                            self.idx += 1;
                             if s == QUEEN_PROMO && Some(m) != self.tt_move {
                                 return Some(m);
                             }
