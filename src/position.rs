@@ -61,44 +61,7 @@ impl StructureKeys {
     /// The keys after `us`'s move `m` (None for a drop, which chess never has).
     #[inline]
     fn after(mut self, us: Color, m: Move) -> Option<StructureKeys> {
-        match m {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                self.toggle(from, role.of(us));
-                self.toggle(to, promotion.unwrap_or(role).of(us));
-                if let Some(c) = capture {
-                    self.toggle(to, c.of(!us));
-                }
-            }
-            Move::EnPassant { from, to } => {
-                self.toggle(from, Role::Pawn.of(us));
-                self.toggle(to, Role::Pawn.of(us));
-                self.toggle(
-                    Square::from_coords(to.file(), from.rank()),
-                    Role::Pawn.of(!us),
-                );
-            }
-            Move::Castle { king, rook } => {
-                let side = CastlingSide::from_king_side(king < rook);
-                let rank = us.backrank();
-                self.toggle(king, Role::King.of(us));
-                self.toggle(rook, Role::Rook.of(us));
-                self.toggle(
-                    Square::from_coords(side.king_to_file(), rank),
-                    Role::King.of(us),
-                );
-                self.toggle(
-                    Square::from_coords(side.rook_to_file(), rank),
-                    Role::Rook.of(us),
-                );
-            }
-            Move::Put { .. } => return None,
-        }
+        for_each_placement_change(us, m, |sq, piece| self.toggle(sq, piece))?;
         Some(self)
     }
 }
@@ -832,6 +795,19 @@ fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
 #[inline]
 fn placement_key(us: Color, key: u64, m: Move) -> Option<u64> {
     let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
+    for_each_placement_change(us, m, |sq, piece| k ^= piece_key(sq, piece))?;
+    Some(k)
+}
+
+/// Calls `toggle` for each piece that `us`'s move `m` takes off or puts on a square (the
+/// moving piece on both squares, a captured piece, both castling pieces on both of their
+/// squares); None, without a call, for a drop, which chess never has.
+#[inline]
+fn for_each_placement_change(
+    us: Color,
+    m: Move,
+    mut toggle: impl FnMut(Square, Piece),
+) -> Option<()> {
     match m {
         Move::Normal {
             role,
@@ -840,31 +816,37 @@ fn placement_key(us: Color, key: u64, m: Move) -> Option<u64> {
             to,
             promotion,
         } => {
-            k ^= piece_key(from, role.of(us));
-            k ^= piece_key(to, promotion.unwrap_or(role).of(us));
+            toggle(from, role.of(us));
+            toggle(to, promotion.unwrap_or(role).of(us));
             if let Some(c) = capture {
-                k ^= piece_key(to, c.of(!us));
+                toggle(to, c.of(!us));
             }
         }
         Move::EnPassant { from, to } => {
-            k ^= piece_key(from, Role::Pawn.of(us));
-            k ^= piece_key(to, Role::Pawn.of(us));
-            let victim = Square::from_coords(to.file(), from.rank());
-            k ^= piece_key(victim, Role::Pawn.of(!us));
+            toggle(from, Role::Pawn.of(us));
+            toggle(to, Role::Pawn.of(us));
+            toggle(
+                Square::from_coords(to.file(), from.rank()),
+                Role::Pawn.of(!us),
+            );
         }
         Move::Castle { king, rook } => {
             let side = CastlingSide::from_king_side(king < rook);
             let rank = us.backrank();
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            k ^= piece_key(king, Role::King.of(us));
-            k ^= piece_key(rook, Role::Rook.of(us));
-            k ^= piece_key(king_to, Role::King.of(us));
-            k ^= piece_key(rook_to, Role::Rook.of(us));
+            toggle(king, Role::King.of(us));
+            toggle(rook, Role::Rook.of(us));
+            toggle(
+                Square::from_coords(side.king_to_file(), rank),
+                Role::King.of(us),
+            );
+            toggle(
+                Square::from_coords(side.rook_to_file(), rank),
+                Role::Rook.of(us),
+            );
         }
         Move::Put { .. } => return None,
     }
-    Some(k)
+    Some(())
 }
 
 /// A move in UCI notation for the given castling mode.
