@@ -113,14 +113,15 @@ datagen: build
 	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g3 (docs/nnue.md): nw-g2's weights
-# (nets/nw-g2.nnue) trained on the first 14,852 games of gen3 (seed 3, Bench 2539302 builds):
-# `head -c 41252512 gen3.bin > gen3-14852.bin`, or `nullwindow datagen --seed 3 --games 14852
-# --threads 2 --nodes 5000 --out gen3-14852.bin` with such a build. A run is reproducible for
-# a seed and a thread count. (nw-g2 itself: gen1 + the first 6,213 games of gen2, no init,
-# 30 epochs, lr 0.002; its data are lost, the net is in nets/.)
-TRAIN_DATA ?= $(DATA_DIR)/gen3-14852.bin
-TRAIN_INIT ?= nets/nw-g2.nnue
+# The defaults are the settings of the embedded net nw-g4 (docs/nnue.md): nw-g3's weights
+# (nets/nw-g3.nnue) trained on the first 26,968 games of gen3 (seed 3, Bench 2539302 builds):
+# `head -c 74911712 gen3.bin > gen3-26968.bin`, or `nullwindow datagen --seed 3 --games 26968
+# --threads 2 --nodes 5000 --out gen3-26968.bin` with such a build. A run is reproducible for
+# a seed and a thread count. (nw-g3: nw-g2 trained on the first 14,852 games of gen3, the same
+# settings; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; its
+# data are lost, the nets are in nets/.)
+TRAIN_DATA ?= $(DATA_DIR)/gen3-26968.bin
+TRAIN_INIT ?= nets/nw-g3.nnue
 TRAIN_HIDDEN ?= 128
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
