@@ -715,18 +715,6 @@ fn attackers_to(board: &Board, sq: Square, occ: Bitboard) -> Bitboard {
         | (attacks::bishop_attacks(sq, occ) & board.bishops_and_queens())
         | (attacks::rook_attacks(sq, occ) & board.rooks_and_queens())
 }
-
-/// The murmur3 64-bit finaliser: a fast, well-mixing bijection with `mix(0) == 0` (also the
-/// pawn-structure key of the evaluation's pawn table).
-#[inline]
-pub(crate) fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
 /// Where `key` occurs among the positions with the same side to move as a position whose
 /// history (earlier keys, oldest first) has `len` entries, of which `history` holds the first
 /// (at least `len - 3`): indices `len - 4`, `len - 6`, ... no more than `reach` plies back

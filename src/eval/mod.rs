@@ -193,7 +193,7 @@ impl Evaluator {
         if pos.is_insufficient_material() {
             return 0;
         }
-        let entry = *self.pawns.probe(pos.board());
+        let entry = *self.pawns.probe(pos);
         evaluate_with(pos, &entry, &mut NoTrace)
     }
 }

@@ -1,12 +1,12 @@
 //! Pawn structure: material and piece-square value of the pawns, passed, isolated, doubled,
 //! backward, supported and phalanx pawns. All of it depends on the pawns alone and is cached
-//! in a [`PawnTable`] keyed by [`pawn_key`]; the passed-pawn terms that look at kings and
+//! in a [`PawnTable`] keyed by [`Position::pawn_key`]; the passed-pawn terms that look at kings and
 //! pieces ([`evaluate_passed`]) are computed at every evaluation from the cached passed set.
 
 use super::params::*;
 use super::trace::{Group, NoTrace, Trace};
 use super::{EvalInfo, Score, ci, pawn_attacks_bb, piece_square, queening_square, relative_rank};
-use crate::position::{Bitboard, Board, Color, Role, Square, attacks, mix};
+use crate::position::{Bitboard, Board, Color, Position, Role, Square, attacks};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -66,20 +66,12 @@ const PASSED_SPAN: [[u64; 64]; 2] = {
     t
 };
 
-/// Key of the pawn structure: a hash of the white and black pawn bitboards. A board without
-/// pawns has key 0, which is what the empty table entries hold (with a zero score and no
-/// passed pawns, the correct entry for it).
-#[inline]
-pub(super) fn pawn_key(b: &Board) -> u64 {
-    let white = (b.pawns() & b.white()).0;
-    let black = (b.pawns() & b.black()).0;
-    mix(white ^ mix(black))
-}
-
 /// The cached pawn evaluation of one pawn structure.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct PawnEntry {
-    /// [`pawn_key`] of the structure.
+    /// [`Position::pawn_key`] of the structure in a [`PawnTable`] (0 outside one). A board
+    /// without pawns has key 0, which is what the empty table entries hold (with a zero score
+    /// and no passed pawns, the correct entry for it).
     pub key: u64,
     /// Pawn material, piece-square values and structure terms, White's view.
     pub score: Score,
@@ -101,7 +93,7 @@ impl PawnEntry {
         let score = structure(Color::White, white, black, &mut passed, tr)
             - structure(Color::Black, black, white, &mut passed, tr);
         PawnEntry {
-            key: pawn_key(b),
+            key: 0,
             score,
             passed,
         }
@@ -130,14 +122,17 @@ impl PawnTable {
         self.entries.fill(PawnEntry::default());
     }
 
-    /// The entry for the pawns of `b`, computed and stored on a miss.
+    /// The entry for the pawns of `pos`, computed and stored on a miss.
     #[inline]
-    pub fn probe(&mut self, b: &Board) -> &PawnEntry {
-        let key = pawn_key(b);
+    pub fn probe(&mut self, pos: &Position) -> &PawnEntry {
+        let key = pos.pawn_key();
         let idx = key as usize & (PAWN_TABLE_ENTRIES - 1);
         let slot = &mut self.entries[idx];
         if slot.key != key {
-            *slot = PawnEntry::compute(b);
+            *slot = PawnEntry {
+                key,
+                ..PawnEntry::compute(pos.board())
+            };
         }
         slot
     }
@@ -283,7 +278,6 @@ fn unstoppable(info: &EvalInfo, turn: Color, us: Color, sq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Position;
 
     fn entry(fen: &str) -> PawnEntry {
         PawnEntry::compute(Position::from_fen(fen, false).unwrap().board())
