@@ -101,9 +101,11 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The open segment (docs/nnue.md, "Data segments"): seed 3, made by builds with Bench 2539302
-# (gen2, seed 2, is closed at 7,456 games: its builds had Bench 2435828).
-DATAGEN_SEED ?= 3
+# The open segment (docs/nnue.md, "Data segments"): seed 4, the embedded net's own self-play
+# (UseNNUE on by default), made by builds with Bench 2461690. gen3 (seed 3, hand-crafted
+# evaluation, builds of Bench 2539302) is closed at 27,248 games, gen2 (seed 2, Bench 2435828)
+# at 7,456.
+DATAGEN_SEED ?= 4
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2

@@ -9,7 +9,7 @@ pub const EMBEDDED_NET_NAME: &str = "nw-g4.nnue";
 
 /// Whether `UseNNUE` is on by default (and `bench`, data generation and the default search
 /// options evaluate with the embedded network).
-pub const USE_BY_DEFAULT: bool = false;
+pub const USE_BY_DEFAULT: bool = true;
 
 static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/nw-g4.nnue");
 
