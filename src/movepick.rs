@@ -189,7 +189,14 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
                     if self.skip_quiets {
-                        self.stage = Stage::BadCaptures;
+                        // Quiet moves are pruned, quiet queen promotions are not: generate only
+                        // those (the quiet stage then yields them in one pass).
+                        self.moves.clear();
+                        add_quiet_queen_promotions(pos, &mut self.moves);
+                        for i in 0..self.moves.len() {
+                            self.scores[i] = QUEEN_PROMO;
+                        }
+                        self.idx = 0;
                         continue;
                     }
                     self.moves = pos.legal_moves();
@@ -410,5 +417,32 @@ mod tests {
         }
         let noisy = pos.legal_moves().iter().filter(|m| is_noisy(**m)).count();
         assert_eq!(n, noisy);
+    }
+
+    /// With quiets skipped from the start (late move pruning before the quiet stage), the
+    /// picker still yields every capture and every queen promotion, quiet ones included, and
+    /// no other quiet move.
+    #[test]
+    fn skipping_quiets_keeps_quiet_queen_promotions() {
+        let h = History::default();
+        let pos = Position::from_fen(
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let mut p = MovePicker::new(&pos, None, [None; 2], None, NO_CONT, true);
+        p.skip_quiets = true;
+        let mut seen = Vec::new();
+        while let Some(m) = p.next(&pos, &h) {
+            assert!(is_noisy(m), "{m:?}");
+            seen.push(m);
+        }
+        let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(|m| is_noisy(*m)).collect();
+        assert_eq!(seen.len(), noisy.len());
+        assert!(noisy.iter().all(|m| seen.contains(m)));
+        assert!(
+            seen.iter()
+                .any(|m| !m.is_capture() && m.promotion() == Some(Role::Queen))
+        );
     }
 }
