@@ -437,7 +437,11 @@ mod tests {
             assert!(is_noisy(m), "{m:?}");
             seen.push(m);
         }
-        let noisy: Vec<Move> = pos.legal_moves().into_iter().filter(|m| is_noisy(*m)).collect();
+        let noisy: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| is_noisy(*m))
+            .collect();
         assert_eq!(seen.len(), noisy.len());
         assert!(noisy.iter().all(|m| seen.contains(m)));
         assert!(
