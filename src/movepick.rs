@@ -399,15 +399,19 @@ mod tests {
         assert_eq!(first_quiet(NO_CONT), e4);
     }
 
-    #[test]
-    fn qsearch_picker_yields_only_noisy_moves() {
-        let h = History::default();
-        // Kiwipete with a white pawn on b7 (quiet and capturing promotions on a8/c8).
-        let pos = Position::from_fen(
+    /// Kiwipete with a white pawn on b7: quiet and capturing promotions on a8 and c8.
+    fn promotion_position() -> Position {
+        Position::from_fen(
             "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
             false,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn qsearch_picker_yields_only_noisy_moves() {
+        let h = History::default();
+        let pos = promotion_position();
         assert!(!pos.is_check());
         let mut p = MovePicker::new_qsearch(&pos, None, true);
         let mut n = 0;
@@ -425,11 +429,7 @@ mod tests {
     #[test]
     fn skipping_quiets_keeps_quiet_queen_promotions() {
         let h = History::default();
-        let pos = Position::from_fen(
-            "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
-            false,
-        )
-        .unwrap();
+        let pos = promotion_position();
         let mut p = MovePicker::new(&pos, None, [None; 2], None, NO_CONT, true);
         p.skip_quiets = true;
         let mut seen = Vec::new();
