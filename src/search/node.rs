@@ -532,8 +532,16 @@ impl Searcher {
             }
             .clamp(-lmr_history_max(), lmr_history_max());
 
-            // 7a. Shallow-depth pruning, once a move has saved us from being mated.
+            // 7a. Shallow-depth pruning, once a move has saved us from being mated. Futility
+            // and SEE pruning of a quiet read the node's depth or (`lmrprune`) the depth the
+            // move would be searched at after its late move reduction.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
+                let prune_depth = if quiet && self.features.lmr_prune {
+                    let r = self.lmr_at(depth, moves_tried + 1) - hist_plies;
+                    (depth - 1 - r.max(0)).max(0)
+                } else {
+                    depth
+                };
                 if quiet {
                     if self.features.lmp
                         && depth <= lmp_depth()
@@ -545,10 +553,10 @@ impl Searcher {
                         continue;
                     }
                     if self.features.futility
-                        && depth <= fp_depth()
+                        && prune_depth <= fp_depth()
                         && !in_check
                         && !checks
-                        && eval + fp_base() + fp_margin() * depth <= alpha
+                        && eval + fp_base() + fp_margin() * prune_depth <= alpha
                     {
                         // Per move, not skip_quiets: a quiet check later in the list may
                         // still be searched.
@@ -574,7 +582,7 @@ impl Searcher {
                 }
                 if self.features.see_pruning && depth <= see_depth() && moves_tried > 0 {
                     let threshold = if quiet {
-                        -see_quiet_margin() * depth
+                        -see_quiet_margin() * prune_depth
                     } else {
                         -see_noisy_margin() * depth * depth
                     };

@@ -271,10 +271,13 @@ pub struct Features {
     /// singular beta (`se_triple_margin`) is extended three plies (counted against the
     /// double-extension limit of the path).
     pub triple_ext: bool,
+    /// Futility and SEE pruning of a quiet move read the depth it would be searched at after
+    /// late move reductions (node depth − 1 − its reduction), not the node's depth.
+    pub lmr_prune: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 35] = [
+pub const FEATURE_NAMES: [&str; 36] = [
     "nmp",
     "rfp",
     "razoring",
@@ -310,6 +313,7 @@ pub const FEATURE_NAMES: [&str; 35] = [
     "mtdpv",
     "negext",
     "tripleext",
+    "lmrprune",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -317,9 +321,9 @@ pub const FEATURE_NAMES: [&str; 35] = [
 /// and docs/measurements.md. ETC (rebuilt): level at 5+0.05 (the first ETC lost 46 Elo);
 /// capture history, history in LMR, quiet-history pruning, the stronger negative and the
 /// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
-/// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes
-/// and MTD(f)'s PV line: level at 10,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 11] = [
+/// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
+/// MTD(f)'s PV line and pruning at the reduced depth: level at 10,000 nodes a move.
+pub const OFF_BY_DEFAULT: [&str; 12] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -331,6 +335,7 @@ pub const OFF_BY_DEFAULT: [&str; 11] = [
     "pvttexact",
     "negext",
     "tripleext",
+    "lmrprune",
 ];
 
 impl Default for Features {
@@ -379,6 +384,7 @@ impl Features {
             mtd_pv: true,
             neg_ext: true,
             triple_ext: true,
+            lmr_prune: true,
         }
     }
 
@@ -423,6 +429,7 @@ impl Features {
             mtd_pv: false,
             neg_ext: false,
             triple_ext: false,
+            lmr_prune: false,
         }
     }
 
@@ -473,6 +480,7 @@ impl Features {
             "mtdpv" => &mut self.mtd_pv,
             "negext" => &mut self.neg_ext,
             "tripleext" => &mut self.triple_ext,
+            "lmrprune" => &mut self.lmr_prune,
             _ => return None,
         })
     }
