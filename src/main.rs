@@ -92,9 +92,10 @@ fn main() -> ExitCode {
             println!("{ENGINE_NAME}");
             match nullwindow::nnue::embedded_net() {
                 Some(n) => println!(
-                    "network: {} (embedded, hidden {}, {}; UseNNUE default {})",
+                    "network: {} (embedded, hidden {}{}, {}; UseNNUE default {})",
                     nullwindow::nnue::EMBEDDED_NET_NAME,
                     n.hidden,
+                    n.buckets_note(),
                     nullwindow::nnue::simd_name(),
                     nullwindow::nnue::USE_BY_DEFAULT
                 ),

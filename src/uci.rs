@@ -1024,8 +1024,9 @@ impl Uci {
         match loaded {
             Ok(n) => {
                 self.say(&format!(
-                    "info string EvalFile {path} loaded: hidden size {}",
-                    n.hidden
+                    "info string EvalFile {path} loaded: hidden size {}{}",
+                    n.hidden,
+                    n.buckets_note()
                 ));
                 self.net = Some(Arc::new(n));
                 self.eval_file = path.to_string();
@@ -1054,9 +1055,10 @@ impl Uci {
                     n.evaluate_board(self.pos.board(), self.pos.turn())
                 };
                 self.say(&format!(
-                    "NNUE evaluation: {v} cp (side to move; {}, hidden {}, {}){}",
+                    "NNUE evaluation: {v} cp (side to move; {}, hidden {}{}, {}){}",
                     self.eval_file,
                     n.hidden,
+                    n.buckets_note(),
                     nnue::simd_name(),
                     if self.use_nnue {
                         ""

@@ -549,6 +549,18 @@ fn bad_eval_files_keep_the_engine_playing() {
     std::fs::write(&corrupt, &flipped).expect("write");
     let copy = dir.join("copy.nnue");
     std::fs::write(&copy, &bytes).expect("write");
+    // The same net with its output layer in each of eight output buckets (a version 2 file):
+    // it loads and evaluates as the net; with B = 0 in its header it is refused.
+    let mut spread = (*good).clone();
+    spread.buckets = 8;
+    spread.out_weights = spread.out_weights.repeat(8);
+    spread.out_bias = spread.out_bias.repeat(8);
+    let bucketed = dir.join("bucketed.nnue");
+    std::fs::write(&bucketed, spread.to_bytes()).expect("write");
+    let mut no_buckets = spread.to_bytes();
+    no_buckets[28..32].fill(0);
+    let zero_buckets = dir.join("zero-buckets.nnue");
+    std::fs::write(&zero_buckets, &no_buckets).expect("write");
 
     let mut e = Engine::start();
     for on in ["true", "false"] {
@@ -559,6 +571,7 @@ fn bad_eval_files_keep_the_engine_playing() {
             truncated.clone(),
             garbage.clone(),
             corrupt.clone(),
+            zero_buckets.clone(),
         ] {
             let out = reply(
                 &mut e,
@@ -580,6 +593,25 @@ fn bad_eval_files_keep_the_engine_playing() {
         &format!("setoption name EvalFile value {}", copy.display()),
     );
     assert!(!has_error(&out), "{out:?}");
+    let nnue_cp = |e: &mut Engine| -> String {
+        let out = reply(e, "eval");
+        out.iter()
+            .find_map(|l| l.strip_prefix("NNUE evaluation: "))
+            .and_then(|l| l.split_once(" (").map(|(cp, _)| cp.to_string()))
+            .unwrap_or_else(|| panic!("no NNUE evaluation: {out:?}"))
+    };
+    e.send("position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
+    let one_bucket = nnue_cp(&mut e);
+    let out = reply(
+        &mut e,
+        &format!("setoption name EvalFile value {}", bucketed.display()),
+    );
+    assert!(!has_error(&out), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("8 output buckets")),
+        "{out:?}"
+    );
+    assert_eq!(nnue_cp(&mut e), one_bucket);
     let out = reply(
         &mut e,
         &format!(

@@ -1,7 +1,8 @@
 //! The fast NNUE evaluator (`nnue::Nnue`): incremental accumulators agree exactly with the
 //! scalar reference (`Network::evaluate_board`) along random walks full of castling (standard
 //! and Chess960), en passant, promotions, captures, null moves and take-backs; colour symmetry;
-//! the AVX2 and scalar kernels agree; switching between unrelated positions stays correct.
+//! the AVX2 and scalar kernels agree; switching between unrelated positions stays correct; all
+//! of it also for networks with output buckets (B = 8: the layer a piece count picks).
 //! A by-hand speed figure: `cargo test --profile release-test --test nnue -- --ignored
 //! --nocapture nnue_speed`.
 
@@ -19,8 +20,13 @@ use shakmaty::fen::{Fen, LossyFenError};
 
 /// A network with random weights inside the trainer's clipping: feature weights and biases
 /// within ±505 (mostly small, so that SCReLU's slope is exercised, not only its two flat
-/// ends), output weights within ±127.
+/// ends), output weights within ±127; one output bucket.
 fn random_net(n: usize, seed: u64) -> Network {
+    random_bucketed_net(n, 1, seed)
+}
+
+/// As [`random_net`], with `buckets` output buckets (each its own random weights and bias).
+fn random_bucketed_net(n: usize, buckets: usize, seed: u64) -> Network {
     let mut rng = StdRng::seed_from_u64(seed);
     let ft = |rng: &mut StdRng| -> i16 {
         if rng.random_bool(0.1) {
@@ -36,8 +42,13 @@ fn random_net(n: usize, seed: u64) -> Network {
         scale: SCALE,
         ft_weights: (0..INPUTS * n).map(|_| ft(&mut rng)).collect(),
         ft_bias: (0..n).map(|_| ft(&mut rng)).collect(),
-        out_weights: (0..2 * n).map(|_| rng.random_range(-127..=127)).collect(),
-        out_bias: rng.random_range(-200_000..=200_000),
+        buckets,
+        out_weights: (0..buckets * 2 * n)
+            .map(|_| rng.random_range(-127..=127))
+            .collect(),
+        out_bias: (0..buckets)
+            .map(|_| rng.random_range(-200_000..=200_000))
+            .collect(),
     }
 }
 
@@ -67,6 +78,8 @@ const WALKS: &[(&str, bool)] = &[
         false,
     ),
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+    // Four pieces: the first output bucket of eight.
+    ("8/5k2/8/8/2P5/3NK3/8/8 w - - 0 1", false),
     // Chess960: a start position (Shredder castling letters), a middlegame, X-FEN rights with
     // the king on b1, a castle where the rook stays on f1 and one where the king stays on g1.
     (
@@ -97,6 +110,8 @@ struct Counts {
     nulls: usize,
     unmakes: usize,
     evals: usize,
+    /// Evaluations per output bucket.
+    buckets: [usize; 16],
 }
 
 impl Counts {
@@ -169,6 +184,7 @@ fn walk(
             pos.make(m);
         }
         if rng.random_bool(0.7) {
+            counts.buckets[net.bucket_of(pos.board())] += 1;
             assert_eq!(
                 nnue.evaluate(&pos),
                 reference(&net, &pos),
@@ -183,10 +199,13 @@ fn walk(
     assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
 }
 
+/// Hidden sizes and output buckets of the networks the walks run on.
+const SHAPES: [(usize, usize); 3] = [(32, 1), (128, 1), (128, 8)];
+
 #[test]
 fn incremental_equals_full_refresh_on_random_walks() {
-    for n in [32, 128] {
-        let net = Arc::new(random_net(n, 1000 + n as u64));
+    for (n, buckets) in SHAPES {
+        let net = Arc::new(random_bucketed_net(n, buckets, 1000 + n as u64));
         for backend in backends() {
             let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
             let mut rng = StdRng::seed_from_u64(7);
@@ -208,7 +227,10 @@ fn incremental_equals_full_refresh_on_random_walks() {
             let st = nnue.stats();
             assert_eq!(st.evals as usize, c.evals + 3 * WALKS.len());
             assert!(st.updates > 4 * st.refreshes, "{st:?}");
-            eprintln!("N={n} {backend:?}: {c:?} {st:?}");
+            // Piece counts from 32 down to four: every bucket takes part.
+            let used = c.buckets.iter().filter(|&&k| k > 0).count();
+            assert_eq!(used, buckets, "{c:?}");
+            eprintln!("N={n} B={buckets} {backend:?}: {c:?} {st:?}");
         }
     }
 }
@@ -257,8 +279,8 @@ fn evaluation_is_colour_symmetric() {
         mirror_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
         "rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 3"
     );
-    for n in [32, 128] {
-        let net = Arc::new(random_net(n, 77 + n as u64));
+    for (n, buckets) in SHAPES {
+        let net = Arc::new(random_bucketed_net(n, buckets, 77 + n as u64));
         let mut nnue = Nnue::new(Arc::clone(&net));
         let mut rng = StdRng::seed_from_u64(3);
         let mut checked = 0;
@@ -436,7 +458,14 @@ fn nets_outside_the_clip_use_the_wide_path_and_stay_exact() {
     }
     let mut big_qa = random_net(64, 9);
     big_qa.qa = 2000;
-    for net in [big_weights, big_qa] {
+    // One weight past the bound in one bucket of eight: the plan covers every bucket.
+    let mut big_in_one_bucket = random_bucketed_net(64, 8, 10);
+    assert!(matches!(
+        Nnue::new(Arc::new(big_in_one_bucket.clone())).output_plan(),
+        OutputPlan::Fast { .. }
+    ));
+    big_in_one_bucket.out_weights[5 * 2 * 64 + 17] = 3000;
+    for net in [big_weights, big_qa, big_in_one_bucket] {
         let net = Arc::new(net);
         for backend in backends() {
             let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");

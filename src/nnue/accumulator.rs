@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use super::net::{Network, feature};
+use super::net::{MAX_BUCKETS, Network, feature, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
 use crate::position::{Board, Color, Piece, Position, Role, Square};
 
@@ -172,6 +172,8 @@ pub struct Nnue {
     net: Arc<Network>,
     backend: Backend,
     plan: OutputPlan,
+    /// The output bucket of each piece count (0..=64): a look-up instead of a division.
+    bucket_of: [u8; 65],
     /// Division by QA, then by QA·QB (the output's two divisions).
     by_qa: Divisor,
     by_qa_qb: Divisor,
@@ -237,17 +239,32 @@ impl Nnue {
             "feature weights size"
         );
         assert_eq!(net.ft_bias.len(), n, "feature bias size");
-        assert_eq!(net.out_weights.len(), 2 * n, "output weights size");
+        let buckets = net.buckets;
+        assert!(
+            (1..=MAX_BUCKETS).contains(&buckets),
+            "{buckets} output buckets"
+        );
+        assert_eq!(
+            net.out_weights.len(),
+            buckets * 2 * n,
+            "output weights size"
+        );
+        assert_eq!(net.out_bias.len(), buckets, "output biases");
         assert!((1..=i16::MAX as i32).contains(&net.qa), "QA {}", net.qa);
         assert!(net.qb >= 1, "QB {}", net.qb);
         let stride = n.div_ceil(ALIGN_I16) * ALIGN_I16;
         let plan = OutputPlan::new(net.qa, &net.out_weights);
+        let mut bucket_of = [0u8; 65];
+        for (pieces, b) in bucket_of.iter_mut().enumerate() {
+            *b = output_bucket(pieces, buckets) as u8;
+        }
         let by_qa = Divisor::new(net.qa as i64);
         let by_qa_qb = Divisor::new(net.qa as i64 * net.qb as i64);
         Some(Nnue {
             net,
             backend,
             plan,
+            bucket_of,
             by_qa,
             by_qa_qb,
             n,
@@ -302,7 +319,7 @@ impl Nnue {
                 self.keys[top] = Some(pos.key_at(top));
             }
         }
-        self.output(top, pos.turn())
+        self.output(top, pos.turn(), pos.board().occupied().count())
     }
 
     /// Makes room for `entries` stack entries, keeping what is cached.
@@ -409,16 +426,19 @@ impl Nnue {
         }
     }
 
-    /// The output layer on entry `i`, `stm` to move.
-    fn output(&self, i: usize, stm: Color) -> i32 {
+    /// The output layer on entry `i`, `stm` to move, `pieces` pieces on the board (which pick
+    /// the output bucket).
+    fn output(&self, i: usize, stm: Color, pieces: usize) -> i32 {
         let net = &*self.net;
         let buf = self.buf.as_slice();
         let us = &buf[self.range(i, stm)];
         let them = &buf[self.range(i, !stm)];
-        let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, &net.out_weights);
+        let bucket = self.bucket_of[pieces.min(64)] as usize;
+        let weights = net.bucket_weights(bucket);
+        let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, weights);
         // The reference's arithmetic, in the same order and width (its divisions as
         // multiplications, with the same results).
-        let out = self.by_qa.div(sum) + net.out_bias as i64;
+        let out = self.by_qa.div(sum) + net.out_bias[bucket] as i64;
         self.by_qa_qb.div(out * net.scale as i64) as i32
     }
 }

@@ -1,5 +1,6 @@
 //! NNUE: the efficiently updatable neural evaluation (a perspective network
-//! `(768 → N) × 2 → 1`, trained by `nullwindow train` on our own self-play data).
+//! `(768 → N) × 2 → 1` with material output buckets, trained by `nullwindow train` on our own
+//! self-play data).
 //!
 //! [`net`] holds the file format and the scalar reference forward pass; [`Nnue`] is the fast
 //! evaluator a search thread keeps (incremental accumulators, see [`accumulator`]), built on

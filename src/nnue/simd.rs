@@ -135,7 +135,8 @@ pub fn refresh(backend: Backend, dst: &mut [i16], bias: &[i16], rows: &[&[i16]])
 }
 
 /// How the output layer sums `Σ clamp(a, 0, QA)² · w` exactly for one network, decided when the
-/// network is loaded from its largest output weight.
+/// network is loaded from its largest output weight over every output bucket (one plan serves
+/// whichever bucket a position takes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputPlan {
     /// `v · w` fits `i16` (`QA · max|w| ≤ 32767`, true for QA = 255 and the trainer's clipping
@@ -152,7 +153,8 @@ pub enum OutputPlan {
 }
 
 impl OutputPlan {
-    /// The plan for accumulator scale `qa` (1..=32767) and these output weights.
+    /// The plan for accumulator scale `qa` (1..=32767) and these output weights (all buckets'
+    /// together).
     pub fn new(qa: i32, out_weights: &[i16]) -> OutputPlan {
         let max_w = out_weights
             .iter()
@@ -175,8 +177,9 @@ impl OutputPlan {
 }
 
 /// `Σ clamp(stm, 0, qa)² · w[..n] + Σ clamp(nstm, 0, qa)² · w[n..]`, exactly (the sum
-/// `Network::output` takes before its divisions), with `n = stm.len()` and `plan` made by
-/// [`OutputPlan::new`] for `qa` and `out_weights`.
+/// `Network::output` takes before its divisions), with `n = stm.len()`, `out_weights` one
+/// output bucket's `2n` weights and `plan` made by [`OutputPlan::new`] for `qa` and weights
+/// that include them.
 ///
 /// Panics unless `stm` and `nstm` have one length `n`, a multiple of [`LANES`], and
 /// `out_weights` has `2n` elements.

@@ -598,6 +598,12 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
             net.scale, o.scale
         ));
     }
+    if net.buckets != 1 {
+        return Err(format!(
+            "--init {path}: {} output buckets; this trainer makes nets of one",
+            net.buckets
+        ));
+    }
     Ok(Some(Model::from_network(&net)))
 }
 

@@ -99,7 +99,8 @@ impl Model {
 
     /// The float network whose weights are exactly a quantised network's (`q / QA` for the
     /// feature transformer, `q / QB` for the output weights, `q / (QA·QB)` for the output
-    /// bias): the start of a run that continues an older net (`train --init`).
+    /// bias): the start of a run that continues an older net (`train --init`). The network
+    /// has one output bucket (the trainer's only kind).
     pub fn from_network(net: &Network) -> Model {
         let (qa, qb) = (net.qa as f32, net.qb as f32);
         let params = net
@@ -108,7 +109,7 @@ impl Model {
             .chain(&net.ft_bias)
             .map(|&w| w as f32 / qa)
             .chain(net.out_weights.iter().map(|&w| w as f32 / qb))
-            .chain([net.out_bias as f32 / (qa * qb)])
+            .chain(net.out_bias.iter().map(|&b| b as f32 / (qa * qb)))
             .collect();
         Model {
             hidden: net.hidden,
@@ -183,11 +184,12 @@ impl Model {
                 .iter()
                 .map(|x| q16(x, QA))
                 .collect(),
+            buckets: 1,
             out_weights: p[l.out_weights()..l.out_bias()]
                 .iter()
                 .map(|x| q16(x, QB))
                 .collect(),
-            out_bias: (p[l.out_bias()] as f64 * (QA * QB) as f64).round() as i32,
+            out_bias: vec![(p[l.out_bias()] as f64 * (QA * QB) as f64).round() as i32],
         }
     }
 }
