@@ -125,6 +125,9 @@ datagen: build
 TRAIN_DATA ?= $(DATA_DIR)/gen3-26968.bin
 TRAIN_INIT ?= nets/nw-g3.nnue
 TRAIN_HIDDEN ?= 128
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g4 (a version 1
+# net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
+TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
 TRAIN_LR ?= 0.001
@@ -134,7 +137,7 @@ TRAIN_SEED ?= 1
 TRAIN_THREADS ?= 2
 NET_NAME ?= trained.nnue
 train: build
-	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --epochs $(TRAIN_EPOCHS) \
+	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
 		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) --out nets/$(NET_NAME)
 

@@ -6,22 +6,23 @@
 //! | field | type |
 //! |---|---|
 //! | magic `NWCKPT\0\0` | 8 bytes |
-//! | version (1) | `u32` |
+//! | version (2) | `u32` |
 //! | hidden size N | `u32` |
+//! | output buckets B (not in version 1, whose nets have one) | `u32` |
 //! | epochs finished | `u32` |
 //! | worker threads of the run | `u32` |
 //! | optimiser steps taken | `u64` |
 //! | generator state | `u64 × 4` |
 //! | data fingerprint | `u64` |
 //! | run key length K, then the run key (UTF-8: the options that shape the run) | `u32`, K bytes |
-//! | parameter count P (= 771·N + 1) | `u64` |
+//! | parameter count P (= 769·N + B·(2N + 1)) | `u64` |
 //! | parameters, Adam first moments, Adam second moments | `f32 × P` each |
 //! | FNV-1a of every byte before it | `u32` |
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::nnue::net::fnv1a;
+use crate::nnue::net::{MAX_BUCKETS, fnv1a};
 
 use super::model::{Layout, Model};
 use super::optim::AdamW;
@@ -29,7 +30,9 @@ use super::optim::AdamW;
 /// The first 8 bytes of a checkpoint.
 pub const MAGIC: [u8; 8] = *b"NWCKPT\0\0";
 /// The format version.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The version before output buckets (one bucket, no field for it); still read.
+pub const VERSION_SINGLE: u32 = 1;
 
 /// The state of a run after a finished epoch.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +59,13 @@ impl Checkpoint {
         let p = self.model.params.len();
         let mut b = Vec::with_capacity(96 + self.run_key.len() + 12 * p);
         b.extend_from_slice(&MAGIC);
-        for w in [VERSION, self.model.hidden as u32, self.epoch, self.threads] {
+        for w in [
+            VERSION,
+            self.model.hidden as u32,
+            self.model.buckets as u32,
+            self.epoch,
+            self.threads,
+        ] {
             b.extend_from_slice(&w.to_le_bytes());
         }
         b.extend_from_slice(&self.adam.t.to_le_bytes());
@@ -88,14 +97,24 @@ impl Checkpoint {
             return Err("not a Nullwindow training checkpoint (no NWCKPT magic)".into());
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_SINGLE {
             return Err(format!(
-                "checkpoint version {version}, this trainer reads {VERSION}"
+                "checkpoint version {version}, this trainer reads {VERSION_SINGLE} and {VERSION}"
             ));
         }
         let hidden = r.u32()? as usize;
         if !(16..=2048).contains(&hidden) || !hidden.is_multiple_of(16) {
             return Err(format!("checkpoint has a bad hidden size {hidden}"));
+        }
+        let buckets = if version == VERSION_SINGLE {
+            1
+        } else {
+            r.u32()? as usize
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "checkpoint has {buckets} output buckets (must be 1..={MAX_BUCKETS})"
+            ));
         }
         let epoch = r.u32()?;
         let threads = r.u32()?;
@@ -106,10 +125,11 @@ impl Checkpoint {
         let run_key = String::from_utf8(r.take(key_len)?.to_vec())
             .map_err(|_| "checkpoint run key is not UTF-8".to_string())?;
         let p = r.u64()?;
-        let want = Layout { n: hidden }.size();
+        let want = Layout { n: hidden, buckets }.size();
         if p != want as u64 {
             return Err(format!(
-                "checkpoint holds {p} parameters; hidden size {hidden} needs {want}"
+                "checkpoint holds {p} parameters; hidden size {hidden} with {buckets} output \
+                 buckets needs {want}"
             ));
         }
         let body = r.at + 12 * want;
@@ -144,7 +164,11 @@ impl Checkpoint {
             rng,
             fingerprint,
             run_key,
-            model: Model { hidden, params },
+            model: Model {
+                hidden,
+                buckets,
+                params,
+            },
             adam: AdamW { m, v, t },
         })
     }
@@ -235,8 +259,12 @@ mod tests {
     use crate::train::data::Rng;
 
     fn sample() -> Checkpoint {
+        sample_with(1)
+    }
+
+    fn sample_with(buckets: usize) -> Checkpoint {
         let mut rng = Rng::new(4);
-        let model = Model::new(16, &mut rng);
+        let model = Model::new(16, buckets, &mut rng);
         let mut adam = AdamW::new(model.params.len());
         adam.t = 17;
         adam.m[5] = 0.25;
@@ -279,6 +307,32 @@ mod tests {
         );
         assert!(Checkpoint::from_bytes(b"NWNN garbage").is_err());
         assert!(Checkpoint::from_bytes(&[]).is_err());
+    }
+
+    /// Version 2 records the output buckets; a version 1 checkpoint (written before buckets,
+    /// no field for them) still reads, as one bucket.
+    #[test]
+    fn checkpoint_buckets_and_version_1() {
+        let c = sample_with(8);
+        let b = c.to_bytes();
+        let back = Checkpoint::from_bytes(&b).expect("read");
+        assert_eq!((back.model.buckets, &back), (8, &c));
+        for bad_buckets in [0u32, 17] {
+            let mut bad = b.clone();
+            bad[16..20].copy_from_slice(&bad_buckets.to_le_bytes());
+            let e = Checkpoint::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("output buckets"), "{e}");
+        }
+        // The bytes of version 1: no bucket word, the checksum over the rest.
+        let one = sample();
+        let v2 = one.to_bytes();
+        let mut v1 = v2[..8].to_vec();
+        v1.extend_from_slice(&VERSION_SINGLE.to_le_bytes());
+        v1.extend_from_slice(&v2[12..16]);
+        v1.extend_from_slice(&v2[20..v2.len() - 4]);
+        let sum = fnv1a(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&v1).expect("version 1"), one);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `nullwindow train`: a CPU trainer for the NNUE network (`(768 → N) × 2 → 1`, SCReLU; see
-//! [`crate::nnue::net`]).
+//! `nullwindow train`: a CPU trainer for the NNUE network (`(768 → N) × 2 → 1`, SCReLU,
+//! `--buckets` material output buckets; see [`crate::nnue::net`]).
 //!
 //! The data files (the binary format of [`crate::datagen::format`]) are read whole, turned into
 //! samples (the side to move's features and a target), shuffled once with the seed and split
@@ -33,7 +33,7 @@ use self::checkpoint::Checkpoint;
 use self::data::{DataSet, Rng, Sample};
 use self::model::{Model, Scratch};
 use self::optim::{AdamW, Schedule};
-use crate::nnue::net::Network;
+use crate::nnue::net::{MAX_BUCKETS, Network};
 
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +44,8 @@ pub struct TrainOptions {
     pub out: String,
     /// Hidden size N.
     pub hidden: usize,
+    /// Output buckets B (output layers chosen by the piece count).
+    pub buckets: usize,
     /// Epochs (passes over the training set).
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -88,6 +90,7 @@ impl Default for TrainOptions {
             data: Vec::new(),
             out: String::new(),
             hidden: 128,
+            buckets: 1,
             epochs: 20,
             batch: 16384,
             lr: 0.001,
@@ -129,6 +132,10 @@ impl TrainOptions {
         if self.schedule == Schedule::Cosine {
             k += &format!(" epochs={}", self.epochs);
         }
+        if self.buckets > 1 {
+            // Not named for one bucket, so that runs from before buckets still resume.
+            k += &format!(" buckets={}", self.buckets);
+        }
         if self.mirror {
             k += " mirror";
         }
@@ -150,6 +157,8 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       may be repeated); all positions are loaded and shuffled together
   --out NET           the quantised network file, written at the end
   --hidden N          hidden size, a multiple of 16 in 16..=2048 (default 128)
+  --buckets B         material output buckets, 1..=16 (default 1): B output layers, a
+                      position's chosen by its piece count, (pieces - 2) / ceil(32 / B)
   --epochs N          passes over the training set (default 20)
   --batch N           positions per optimiser step (default 16384)
   --lr X              initial learning rate of AdamW (default 0.001)
@@ -176,7 +185,8 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
   --mirror            also train on each castling-less position mirrored left to right
   --init NET          start from the weights of network file NET (a net of this format with
                       the same --hidden and --scale; dequantised) instead of random weights:
-                      a new net continues an older one on new data
+                      a new net continues an older one on new data. NET has the same
+                      --buckets, or one bucket: its output layer is then copied into each
   -h, --help          this text";
 
 /// Parses the arguments of `train`; `Ok(None)` for `--help`.
@@ -236,6 +246,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
                 }
                 o.hidden = n;
             }
+            "--buckets" => o.buckets = int(1, MAX_BUCKETS as u64)? as usize,
             "--epochs" => o.epochs = int(1, 100_000)? as usize,
             "--batch" => o.batch = int(1, 1 << 24)? as usize,
             "--lr" => {
@@ -405,7 +416,7 @@ pub fn train(
         train: set.len(),
         val: val.len(),
     });
-    let mut model = Model::new(o.hidden, &mut rng);
+    let mut model = Model::new(o.hidden, o.buckets, &mut rng);
     if !o.resume
         && let Some(init) = initial_model(o)?
     {
@@ -423,6 +434,17 @@ pub fn train(
             let c = checkpoint::load(&path)?;
             if c.run_key != key {
                 return Err(other_options(&path, &c.run_key, &key));
+            }
+            if (c.model.hidden, c.model.buckets) != (o.hidden, o.buckets) {
+                return Err(format!(
+                    "--resume: {} holds a net of hidden size {} with {} output buckets, not {} \
+                     with {}",
+                    path.display(),
+                    c.model.hidden,
+                    c.model.buckets,
+                    o.hidden,
+                    o.buckets
+                ));
             }
             if c.fingerprint != fingerprint {
                 return Err(format!(
@@ -578,8 +600,9 @@ fn preflight(o: &TrainOptions) -> Result<(), String> {
     }
 }
 
-/// The model of `--init`, if given: the network file read, checked against `--hidden` and
-/// `--scale`, and dequantised.
+/// The model of `--init`, if given: the network file read, checked against `--hidden`,
+/// `--scale` and `--buckets`, and dequantised; a one-bucket net's output layer is copied into
+/// each of `--buckets` buckets (the same output as the net for every position).
 fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     let Some(path) = &o.init else {
         return Ok(None);
@@ -598,13 +621,16 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
             net.scale, o.scale
         ));
     }
-    if net.buckets != 1 {
-        return Err(format!(
-            "--init {path}: {} output buckets; this trainer makes nets of one",
-            net.buckets
-        ));
-    }
-    Ok(Some(Model::from_network(&net)))
+    Model::from_network(&net)
+        .with_buckets(o.buckets)
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "--init {path}: {} output buckets but --buckets is {} (a net with one bucket or \
+                 with {} can start the run)",
+                net.buckets, o.buckets, o.buckets
+            )
+        })
 }
 
 /// The error of a resume with options other than the checkpoint's.

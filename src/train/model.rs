@@ -3,16 +3,20 @@
 //!
 //! All parameters live in one flat `Vec<f32>` (so that the optimiser, the gradient buffers and
 //! the checkpoint treat them alike), in the order of the network file:
-//! feature weights `[768][N]` (feature-major), feature biases `[N]`, output weights `[2N]`
-//! (side to move's half first), output bias.
+//! feature weights `[768][N]` (feature-major), feature biases `[N]`, output weights `[B][2N]`
+//! (per output bucket, side to move's half first), output biases `[B]`.
 //!
 //! Forward pass for a sample with side-to-move features `F` (the other perspective's are
 //! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[f]`, `a_nstm = b + Σ_{f∈F} W[mirror f]`,
-//! `out = Σ screlu(a_stm)·w_stm + Σ screlu(a_nstm)·w_nstm + c` with `screlu(x) = clamp(x,0,1)²`;
-//! the predicted win probability is `sigmoid(out)` and the evaluation `out · SCALE` centipawns.
-//! Loss: `(sigmoid(out) − target)²`.
+//! `out = Σ screlu(a_stm)·w_stm + Σ screlu(a_nstm)·w_nstm + c` with `screlu(x) = clamp(x,0,1)²`,
+//! where `w` and `c` are the output layer of the sample's bucket (its piece count, `|F|`: see
+//! [`output_bucket`]); the predicted win probability is `sigmoid(out)` and the evaluation
+//! `out · SCALE` centipawns. Loss: `(sigmoid(out) − target)²`; its gradient reaches only the
+//! sample's bucket's output layer.
 
-use crate::nnue::net::{INPUTS, Network, QA, QB};
+use crate::nnue::net::{INPUTS, MAX_BUCKETS, Network, QA, QB, output_bucket};
+
+use std::ops::Range;
 
 use super::data::{Rng, Sample, mirror, sigmoid};
 
@@ -29,11 +33,13 @@ pub const FT_INIT: f32 = 0.1;
 /// accumulator.
 pub const CLIP: f32 = 1.98;
 
-/// The float network: hidden size and parameters.
+/// The float network: hidden size, output buckets and parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     /// Hidden size N (a multiple of 16).
     pub hidden: usize,
+    /// Output buckets B (1..=[`MAX_BUCKETS`]).
+    pub buckets: usize,
     /// All parameters, in the layout of the module comment.
     pub params: Vec<f32>,
 }
@@ -43,6 +49,8 @@ pub struct Model {
 pub struct Layout {
     /// Hidden size.
     pub n: usize,
+    /// Output buckets.
+    pub buckets: usize,
 }
 
 impl Layout {
@@ -54,13 +62,18 @@ impl Layout {
     pub fn out_weights(self) -> usize {
         (INPUTS + 1) * self.n
     }
-    /// Index of the output bias.
+    /// Start of the output biases (one per bucket).
     pub fn out_bias(self) -> usize {
-        (INPUTS + 3) * self.n
+        self.out_weights() + self.buckets * 2 * self.n
     }
     /// Number of parameters.
     pub fn size(self) -> usize {
-        self.out_bias() + 1
+        self.out_bias() + self.buckets
+    }
+    /// The range of `bucket`'s output weights.
+    pub fn bucket_weights(self, bucket: usize) -> Range<usize> {
+        let at = self.out_weights() + bucket * 2 * self.n;
+        at..at + 2 * self.n
     }
 }
 
@@ -83,9 +96,9 @@ impl Scratch {
 
 impl Model {
     /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
-    /// zero, output weights uniform in `±1/√(2N)`, output bias zero.
-    pub fn new(hidden: usize, rng: &mut Rng) -> Model {
-        let l = Layout { n: hidden };
+    /// zero, output weights uniform in `±1/√(2N)` (each bucket its own), output biases zero.
+    pub fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
+        let l = Layout { n: hidden, buckets };
         let mut params = vec![0.0; l.size()];
         for p in &mut params[..l.ft_bias()] {
             *p = rng.uniform(-FT_INIT, FT_INIT);
@@ -94,13 +107,16 @@ impl Model {
         for p in &mut params[l.out_weights()..l.out_bias()] {
             *p = rng.uniform(-a, a);
         }
-        Model { hidden, params }
+        Model {
+            hidden,
+            buckets,
+            params,
+        }
     }
 
     /// The float network whose weights are exactly a quantised network's (`q / QA` for the
     /// feature transformer, `q / QB` for the output weights, `q / (QA·QB)` for the output
-    /// bias): the start of a run that continues an older net (`train --init`). The network
-    /// has one output bucket (the trainer's only kind).
+    /// biases): the start of a run that continues an older net (`train --init`).
     pub fn from_network(net: &Network) -> Model {
         let (qa, qb) = (net.qa as f32, net.qb as f32);
         let params = net
@@ -113,20 +129,48 @@ impl Model {
             .collect();
         Model {
             hidden: net.hidden,
+            buckets: net.buckets,
             params,
         }
     }
 
+    /// This one-bucket network with its output layer copied into each of `buckets` buckets:
+    /// the same output for every position, the start of a bucketed run that continues a
+    /// one-bucket net. `None` unless this network has one bucket (or already `buckets`).
+    pub fn with_buckets(&self, buckets: usize) -> Option<Model> {
+        if buckets == self.buckets {
+            return Some(self.clone());
+        }
+        if self.buckets != 1 || !(1..=MAX_BUCKETS).contains(&buckets) {
+            return None;
+        }
+        let l = self.layout();
+        let p = &self.params;
+        let mut params = p[..l.out_weights()].to_vec();
+        for _ in 0..buckets {
+            params.extend_from_slice(&p[l.out_weights()..l.out_bias()]);
+        }
+        params.extend(std::iter::repeat_n(p[l.out_bias()], buckets));
+        Some(Model {
+            hidden: self.hidden,
+            buckets,
+            params,
+        })
+    }
+
     /// The parameter layout.
     pub fn layout(&self) -> Layout {
-        Layout { n: self.hidden }
+        Layout {
+            n: self.hidden,
+            buckets: self.buckets,
+        }
     }
 
     /// The float output (win-probability logit; × SCALE for centipawns) for a sample.
     pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         forward_body(
             &self.params,
-            self.hidden,
+            self.layout(),
             s,
             &mut scratch.acc_stm,
             &mut scratch.acc_nstm,
@@ -160,7 +204,7 @@ impl Model {
         }
         gradients_body(
             &self.params,
-            self.hidden,
+            self.layout(),
             samples,
             grad,
             &mut scratch.acc_stm,
@@ -169,7 +213,7 @@ impl Model {
     }
 
     /// The quantised network: feature weights and biases `round(x·QA)`, output weights
-    /// `round(x·QB)`, output bias `round(c·QA·QB)`; `scale` goes into the header.
+    /// `round(x·QB)`, output biases `round(c·QA·QB)`; `scale` goes into the header.
     pub fn quantise(&self, scale: i32) -> Network {
         let l = self.layout();
         let q16 = |x: &f32, q: i32| (x * q as f32).round().clamp(-32767.0, 32767.0) as i16;
@@ -184,12 +228,15 @@ impl Model {
                 .iter()
                 .map(|x| q16(x, QA))
                 .collect(),
-            buckets: 1,
+            buckets: self.buckets,
             out_weights: p[l.out_weights()..l.out_bias()]
                 .iter()
                 .map(|x| q16(x, QB))
                 .collect(),
-            out_bias: vec![(p[l.out_bias()] as f64 * (QA * QB) as f64).round() as i32],
+            out_bias: p[l.out_bias()..l.size()]
+                .iter()
+                .map(|&c| (c as f64 * (QA * QB) as f64).round() as i32)
+                .collect(),
         }
     }
 }
@@ -200,7 +247,7 @@ impl Model {
 fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut Scratch) -> f64 {
     gradients_body(
         &m.params,
-        m.hidden,
+        m.layout(),
         samples,
         grad,
         &mut scratch.acc_stm,
@@ -289,13 +336,20 @@ fn scatter_block<const B: usize>(
     }
 }
 
-/// Fills the two accumulators of `s` and returns the output.
+/// The output bucket of sample `s` (its piece count is its feature count).
 #[inline(always)]
-fn forward_body(p: &[f32], n: usize, s: &Sample, acc_s: &mut [f32], acc_n: &mut [f32]) -> f32 {
-    let l = Layout { n };
+fn bucket(l: Layout, s: &Sample) -> usize {
+    output_bucket(s.features().len(), l.buckets)
+}
+
+/// Fills the two accumulators of `s` and returns the output (of `s`'s bucket).
+#[inline(always)]
+fn forward_body(p: &[f32], l: Layout, s: &Sample, acc_s: &mut [f32], acc_n: &mut [f32]) -> f32 {
+    let n = l.n;
     let w = &p[..l.ft_bias()];
     let b = &p[l.ft_bias()..l.out_weights()];
-    let (ow_s, ow_n) = p[l.out_weights()..l.out_bias()].split_at(n);
+    let k = bucket(l, s);
+    let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
     let feats = s.features();
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
@@ -304,7 +358,7 @@ fn forward_body(p: &[f32], n: usize, s: &Sample, acc_s: &mut [f32], acc_n: &mut 
     if full < n {
         accumulate_block::<16>(w, n, full, feats, b, acc_s, acc_n);
     }
-    p[l.out_bias()] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
+    p[l.out_bias() + k] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
 }
 
 /// For one perspective, given `g = ∂loss/∂out`: adds `g·screlu(a)` to the output weights'
@@ -328,28 +382,31 @@ fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
 #[inline(always)]
 fn gradients_body(
     p: &[f32],
-    n: usize,
+    l: Layout,
     samples: &[Sample],
     grad: &mut [f32],
     acc_s: &mut [f32],
     acc_n: &mut [f32],
 ) -> f64 {
-    let l = Layout { n };
-    let (ow_s, ow_n) = p[l.out_weights()..l.out_bias()].split_at(n);
+    let n = l.n;
     let (g_w, rest) = grad[..l.size()].split_at_mut(l.ft_bias());
     let (g_b, rest) = rest.split_at_mut(n);
-    let (g_ow, g_c) = rest.split_at_mut(2 * n);
-    let (g_ow_s, g_ow_n) = g_ow.split_at_mut(n);
+    let (g_ow, g_c) = rest.split_at_mut(l.buckets * 2 * n);
     let mut loss = 0.0f64;
-    let mut g_bias = 0.0f32;
+    // Each bucket's bias gradient, summed here and added once at the end.
+    let mut g_bias = [0.0f32; MAX_BUCKETS];
     for s in samples {
-        let out = forward_body(p, n, s, acc_s, acc_n);
+        let out = forward_body(p, l, s, acc_s, acc_n);
         let pred = sigmoid(out);
         let err = pred - s.target;
         loss += (err * err) as f64;
         // ∂(pred − t)²/∂out = 2·err·pred·(1 − pred).
         let g = 2.0 * err * pred * (1.0 - pred);
-        g_bias += g;
+        // Only the sample's bucket's output layer takes part.
+        let k = bucket(l, s);
+        g_bias[k] += g;
+        let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
+        let (g_ow_s, g_ow_n) = g_ow[k * 2 * n..][..2 * n].split_at_mut(n);
         backward_half(acc_s, ow_s, g_ow_s, g);
         backward_half(acc_n, ow_n, g_ow_n, g);
         for ((gb, &ds), &dn) in g_b.iter_mut().zip(acc_s.iter()).zip(acc_n.iter()) {
@@ -364,7 +421,9 @@ fn gradients_body(
             scatter_block::<16>(g_w, n, full, feats, acc_s, acc_n);
         }
     }
-    g_c[0] += g_bias;
+    for (c, b) in g_c.iter_mut().zip(g_bias) {
+        *c += b;
+    }
     loss
 }
 
@@ -373,39 +432,48 @@ mod tests {
     use super::*;
 
     /// The analytic gradient agrees with central finite differences (in f64 terms of the
-    /// f32 net: a relative tolerance of a few per cent).
+    /// f32 net: a relative tolerance of a few per cent), with one output bucket and with 16
+    /// (the two samples in buckets 2 and 1, bucket 5 in neither).
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut rng = Rng::new(3);
-        let mut m = Model::new(16, &mut rng);
-        // Push accumulators into SCReLU's curved range.
-        let l = m.layout();
-        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
-            *b = 0.4;
+        for buckets in [1, 16] {
+            let mut rng = Rng::new(3);
+            let mut m = Model::new(16, buckets, &mut rng);
+            // Push accumulators into SCReLU's curved range.
+            let l = m.layout();
+            for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+                *b = 0.4;
+            }
+            let samples = vec![
+                Sample::new(&[0, 70, 200, 400, 767, 5], 0.8),
+                Sample::new(&[13, 100, 300, 600], 0.1),
+            ];
+            let mut probe = vec![0, 70 * 16 + 3, mirror(200) * 16 + 7, l.ft_bias() + 2];
+            for s in &samples {
+                let k = output_bucket(s.features().len(), buckets);
+                let w = l.bucket_weights(k).start;
+                probe.extend([w + 1, w + 20, l.out_bias() + k]);
+            }
+            if buckets > 5 {
+                probe.extend([l.bucket_weights(5).start + 3, l.out_bias() + 5]);
+            }
+            check_gradient(&m, &samples, &probe);
         }
-        let samples = vec![
-            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8),
-            Sample::new(&[13, 100, 300, 600], 0.1),
-        ];
+    }
+
+    /// Central finite differences against the analytic gradient at the parameters `probe`.
+    fn check_gradient(m: &Model, samples: &[Sample], probe: &[usize]) {
+        let l = m.layout();
         let mut grad = vec![0.0; l.size()];
-        let mut sc = Scratch::new(16);
-        m.add_gradients(&samples, &mut grad, &mut sc);
-        let probe = [
-            0,
-            70 * 16 + 3,
-            mirror(200) * 16 + 7,
-            l.ft_bias() + 2,
-            l.out_weights() + 1,
-            l.out_weights() + 20,
-            l.out_bias(),
-        ];
-        for &j in &probe {
+        let mut sc = Scratch::new(m.hidden);
+        m.add_gradients(samples, &mut grad, &mut sc);
+        for &j in probe {
             let h = 1e-2;
             let mut plus = m.clone();
             plus.params[j] += h;
             let mut minus = m.clone();
             minus.params[j] -= h;
-            let num = (plus.loss_sum(&samples, &mut sc) - minus.loss_sum(&samples, &mut sc))
+            let num = (plus.loss_sum(samples, &mut sc) - minus.loss_sum(samples, &mut sc))
                 / (2.0 * h as f64);
             let ana = grad[j] as f64;
             assert!(
@@ -419,40 +487,93 @@ mod tests {
     /// bits: the reductions run in fixed lanes, so no instruction set reorders a sum.
     #[test]
     fn kernels_agree_bit_for_bit() {
-        let mut rng = Rng::new(11);
-        let m = Model::new(80, &mut rng); // two blocks of 32 and one of 16
-        let samples: Vec<Sample> = (0..50)
-            .map(|i| {
-                Sample::new(
-                    &[i, 3 * i + 64, 7 * i + 300, 11 * i % 768],
-                    (i % 7) as f32 / 7.0,
-                )
-            })
-            .collect();
-        let mut sc = Scratch::new(80);
-        let mut fast = vec![0.0; m.layout().size()];
-        let loss_fast = m.add_gradients(&samples, &mut fast, &mut sc);
-        let mut portable = vec![0.0; m.layout().size()];
-        let loss_portable = gradients_body(
-            &m.params,
-            80,
-            &samples,
-            &mut portable,
-            &mut sc.acc_stm,
-            &mut sc.acc_nstm,
+        for buckets in [1, 8] {
+            let mut rng = Rng::new(11);
+            let m = Model::new(80, buckets, &mut rng); // two blocks of 32 and one of 16
+            // 2 to 21 features: buckets 0 to 4 of 8.
+            let samples: Vec<Sample> = (0..50)
+                .map(|i| {
+                    let feats: Vec<usize> =
+                        (0..2 + i % 20).map(|k| (i * 31 + k * 97) % 768).collect();
+                    Sample::new(&feats, (i % 7) as f32 / 7.0)
+                })
+                .collect();
+            let mut sc = Scratch::new(80);
+            let mut fast = vec![0.0; m.layout().size()];
+            let loss_fast = m.add_gradients(&samples, &mut fast, &mut sc);
+            let mut portable = vec![0.0; m.layout().size()];
+            let loss_portable = gradients_body(
+                &m.params,
+                m.layout(),
+                &samples,
+                &mut portable,
+                &mut sc.acc_stm,
+                &mut sc.acc_nstm,
+            );
+            assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
+            assert!(
+                fast.iter()
+                    .zip(&portable)
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            );
+        }
+    }
+
+    /// A sample's gradient reaches its own bucket's output weights and bias and no other
+    /// bucket's.
+    #[test]
+    fn gradient_reaches_only_the_samples_bucket() {
+        let mut rng = Rng::new(12);
+        let mut m = Model::new(32, 8, &mut rng);
+        let l = m.layout();
+        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+            *b = 0.3;
+        }
+        // 10 pieces: bucket (10 − 2) / 4 = 2.
+        let feats: Vec<usize> = (0..10).map(|k| 64 * (k % 6) + 5 * k).collect();
+        let s = Sample::new(&feats, 0.9);
+        assert_eq!(bucket(l, &s), 2);
+        let mut grad = vec![0.0; l.size()];
+        m.add_gradients(&[s], &mut grad, &mut Scratch::new(32));
+        for k in 0..8 {
+            let w = &grad[l.bucket_weights(k)];
+            let c = grad[l.out_bias() + k];
+            if k == 2 {
+                assert!(w.iter().any(|&g| g != 0.0) && c != 0.0, "bucket {k}");
+            } else {
+                assert!(w.iter().all(|&g| g == 0.0) && c == 0.0, "bucket {k}");
+            }
+        }
+    }
+
+    /// A one-bucket net spread over eight buckets gives the same output bit for bit on every
+    /// piece count; only a one-bucket net (or one of the same count) can be spread.
+    #[test]
+    fn spreading_one_bucket_keeps_the_output() {
+        let mut rng = Rng::new(13);
+        let one = Model::new(32, 1, &mut rng);
+        let eight = one.with_buckets(8).expect("spread");
+        assert_eq!(
+            (eight.buckets, eight.params.len()),
+            (8, eight.layout().size())
         );
-        assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
-        assert!(
-            fast.iter()
-                .zip(&portable)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-        );
+        let mut sc = Scratch::new(32);
+        for len in 2..=32 {
+            let feats: Vec<usize> = (0..len).map(|k| (k * 53 + len) % 768).collect();
+            let s = Sample::new(&feats, 0.5);
+            let (a, b) = (one.forward(&s, &mut sc), eight.forward(&s, &mut sc));
+            assert_eq!(a.to_bits(), b.to_bits(), "{len} pieces");
+        }
+        assert_eq!(one.with_buckets(1).as_ref(), Some(&one));
+        assert_eq!(eight.with_buckets(8).as_ref(), Some(&eight));
+        assert!(eight.with_buckets(4).is_none() && eight.with_buckets(1).is_none());
+        assert!(one.with_buckets(0).is_none() && one.with_buckets(17).is_none());
     }
 
     #[test]
     fn gradients_add_up_over_slices() {
         let mut rng = Rng::new(9);
-        let m = Model::new(48, &mut rng);
+        let m = Model::new(48, 1, &mut rng);
         let samples: Vec<Sample> = (0..10)
             .map(|i| Sample::new(&[i, i + 100, i + 500], i as f32 / 10.0))
             .collect();
