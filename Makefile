@@ -101,11 +101,11 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The open segment (docs/nnue.md, "Data segments"): seed 4, the embedded net's own self-play
-# (UseNNUE on by default), made by builds with Bench 2461690. gen3 (seed 3, hand-crafted
-# evaluation, builds of Bench 2539302) is closed at 27,248 games, gen2 (seed 2, Bench 2435828)
-# at 7,456.
-DATAGEN_SEED ?= 4
+# The open segment (docs/nnue.md, "Data segments"): seed 5, the embedded net nw-g5's own
+# self-play, made by builds with Bench 2407143. Closed: gen4 (seed 4, nw-g4's self-play, Bench
+# 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302) at 27,248 games, gen2 (seed 2,
+# Bench 2435828) at 7,456.
+DATAGEN_SEED ?= 5
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -115,17 +115,18 @@ datagen: build
 	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g4 (docs/nnue.md): nw-g3's weights
-# (nets/nw-g3.nnue) trained on the first 26,968 games of gen3 (seed 3, Bench 2539302 builds):
-# `head -c 74911712 gen3.bin > gen3-26968.bin`, or `nullwindow datagen --seed 3 --games 26968
-# --threads 2 --nodes 5000 --out gen3-26968.bin` with such a build. A run is reproducible for
-# a seed and a thread count. (nw-g3: nw-g2 trained on the first 14,852 games of gen3, the same
-# settings; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; its
-# data are lost, the nets are in nets/.)
-TRAIN_DATA ?= $(DATA_DIR)/gen3-26968.bin
-TRAIN_INIT ?= nets/nw-g3.nnue
+# The defaults are the settings of the embedded net nw-g5 (docs/nnue.md): nw-g4's weights
+# (nets/nw-g4.nnue) trained on all of gen3 (closed at 27,248 games, 75,703,104 bytes; seed 3,
+# hand-crafted evaluation, Bench 2539302 builds, e.g. 88eae39) and the first 14,020 games of gen4
+# (seed 4, NNUE self-play with nw-g4, Bench 2461690 builds, e.g. 935458b): `head -c 40522912
+# gen4.bin > gen4-14020.bin`. A datagen run is reproducible for a seed and a thread count. (nw-g4:
+# nw-g3 trained on the first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first
+# 14,852; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; its data
+# are lost, the nets are in nets/.)
+TRAIN_DATA ?= $(DATA_DIR)/gen3.bin,$(DATA_DIR)/gen4-14020.bin
+TRAIN_INIT ?= nets/nw-g4.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g4 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g5 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
