@@ -72,6 +72,11 @@ pub struct Network {
     pub out_bias: Vec<i32>,
 }
 
+/// The little-endian `u32` of a file's header at byte `at` (the caller checks the length).
+fn header_word(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
 /// FNV-1a, 32 bits.
 pub fn fnv1a(bytes: &[u8]) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
@@ -187,8 +192,7 @@ impl Network {
         if bytes.len() < HEADER || bytes[..4] != MAGIC {
             return Err("not a Nullwindow network file (no NWNN magic)".into());
         }
-        let word =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let word = |at: usize| header_word(bytes, at);
         let version = word(4);
         let buckets = match version {
             VERSION_SINGLE => 1,
@@ -320,18 +324,16 @@ mod tests {
         }
     }
 
-    /// The little-endian `u32` at `at`.
-    fn word(bytes: &[u8], at: usize) -> u32 {
-        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-    }
-
     #[test]
     fn file_round_trip_and_checks() {
         let net = tiny(1);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), Network::file_size(16, 1));
         // One bucket: the version 1 file of older engines, a zero word where B would be.
-        assert_eq!((word(&bytes, 4), word(&bytes, 28)), (VERSION_SINGLE, 0));
+        assert_eq!(
+            (header_word(&bytes, 4), header_word(&bytes, 28)),
+            (VERSION_SINGLE, 0)
+        );
         assert_eq!(Network::from_bytes(&bytes).expect("read"), net);
         assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
         let mut bad = bytes.clone();
@@ -355,7 +357,10 @@ mod tests {
             bytes.len(),
             Network::file_size(16, 1) + 7 * (2 * 2 * 16 + 4)
         );
-        assert_eq!((word(&bytes, 4), word(&bytes, 28)), (VERSION, 8));
+        assert_eq!(
+            (header_word(&bytes, 4), header_word(&bytes, 28)),
+            (VERSION, 8)
+        );
         let back = Network::from_bytes(&bytes).expect("read");
         assert_eq!(back, net);
         assert_eq!(back.to_bytes(), bytes);
@@ -396,7 +401,7 @@ mod tests {
     #[test]
     fn version_1_files_load_as_one_bucket() {
         let bytes = include_bytes!("../../nets/nw-g4.nnue");
-        assert_eq!(word(bytes, 4), 1);
+        assert_eq!(header_word(bytes, 4), 1);
         let net = Network::from_bytes(bytes).expect("nw-g4");
         assert_eq!((net.hidden, net.buckets, net.out_bias.len()), (128, 1, 1));
         assert_eq!(net.to_bytes(), bytes);

@@ -168,9 +168,11 @@ impl Model {
 
     /// The float output (win-probability logit; × SCALE for centipawns) for a sample.
     pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        let l = self.layout();
         forward_body(
             &self.params,
-            self.layout(),
+            l,
+            bucket(l, s),
             s,
             &mut scratch.acc_stm,
             &mut scratch.acc_nstm,
@@ -342,13 +344,20 @@ fn bucket(l: Layout, s: &Sample) -> usize {
     output_bucket(s.features().len(), l.buckets)
 }
 
-/// Fills the two accumulators of `s` and returns the output (of `s`'s bucket).
+/// Fills the two accumulators of `s` and returns the output of bucket `k` (`s`'s bucket, which
+/// the caller has computed: the backward pass needs it too).
 #[inline(always)]
-fn forward_body(p: &[f32], l: Layout, s: &Sample, acc_s: &mut [f32], acc_n: &mut [f32]) -> f32 {
+fn forward_body(
+    p: &[f32],
+    l: Layout,
+    k: usize,
+    s: &Sample,
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
+) -> f32 {
     let n = l.n;
     let w = &p[..l.ft_bias()];
     let b = &p[l.ft_bias()..l.out_weights()];
-    let k = bucket(l, s);
     let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
     let feats = s.features();
     let full = full_blocks(n);
@@ -396,14 +405,14 @@ fn gradients_body(
     // Each bucket's bias gradient, summed here and added once at the end.
     let mut g_bias = [0.0f32; MAX_BUCKETS];
     for s in samples {
-        let out = forward_body(p, l, s, acc_s, acc_n);
+        // Only the sample's bucket's output layer takes part.
+        let k = bucket(l, s);
+        let out = forward_body(p, l, k, s, acc_s, acc_n);
         let pred = sigmoid(out);
         let err = pred - s.target;
         loss += (err * err) as f64;
         // ∂(pred − t)²/∂out = 2·err·pred·(1 − pred).
         let g = 2.0 * err * pred * (1.0 - pred);
-        // Only the sample's bucket's output layer takes part.
-        let k = bucket(l, s);
         g_bias[k] += g;
         let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
         let (g_ow_s, g_ow_n) = g_ow[k * 2 * n..][..2 * n].split_at_mut(n);
