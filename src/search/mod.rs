@@ -1001,16 +1001,37 @@ impl Searcher {
     /// node and quiescence searches test it first), so the network is not asked about it.
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
-        match self.nnue.as_mut() {
+        let v = match self.nnue.as_mut() {
             Some(n) => n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT),
             None => self.evaluator.evaluate(pos),
+        };
+        if self.features.fifty_scale {
+            v * (200 - pos.halfmoves().min(100) as i32) / 200
+        } else {
+            v
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::lmr_table;
+    use super::{Searcher, lmr_table};
+    use crate::position::Position;
+
+    /// `fiftyscale` multiplies the static evaluation by (200 − halfmove clock) / 200; off, the
+    /// clock does not change it.
+    #[test]
+    fn fifty_scale_damps_the_static_eval_by_the_halfmove_clock() {
+        let fresh = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 60", false).unwrap();
+        let stale = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 80 60", false).unwrap();
+        let mut s = Searcher::new(1);
+        let raw = s.evaluate(&fresh);
+        assert!(raw > 300, "a rook and a pawn up: {raw}");
+        assert_eq!(s.evaluate(&stale), raw);
+        s.features.fifty_scale = true;
+        assert_eq!(s.evaluate(&fresh), raw);
+        assert_eq!(s.evaluate(&stale), raw * 120 / 200);
+    }
 
     /// The tunable hundredths give exactly the table of the former `f64` constants.
     #[test]

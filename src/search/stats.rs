@@ -274,10 +274,14 @@ pub struct Features {
     /// Futility and SEE pruning of a quiet move read the depth it would be searched at after
     /// late move reductions (node depth − 1 − its reduction), not the node's depth.
     pub lmr_prune: bool,
+    /// The static evaluation shrinks toward a draw as the fifty-move counter runs:
+    /// `eval · (200 − halfmove clock) / 200`, so that a search sees progress (a capture or a
+    /// pawn move) as worth something and shuffling as worth less.
+    pub fifty_scale: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 36] = [
+pub const FEATURE_NAMES: [&str; 37] = [
     "nmp",
     "rfp",
     "razoring",
@@ -314,6 +318,7 @@ pub const FEATURE_NAMES: [&str; 36] = [
     "negext",
     "tripleext",
     "lmrprune",
+    "fiftyscale",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -322,8 +327,9 @@ pub const FEATURE_NAMES: [&str; 36] = [
 /// capture history, history in LMR, quiet-history pruning, the stronger negative and the
 /// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
-/// MTD(f)'s PV line and pruning at the reduced depth: level at 10,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 12] = [
+/// MTD(f)'s PV line, pruning at the reduced depth and the fifty-move damping of the
+/// evaluation: level at 10,000 nodes a move.
+pub const OFF_BY_DEFAULT: [&str; 13] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -336,6 +342,7 @@ pub const OFF_BY_DEFAULT: [&str; 12] = [
     "negext",
     "tripleext",
     "lmrprune",
+    "fiftyscale",
 ];
 
 impl Default for Features {
@@ -385,6 +392,7 @@ impl Features {
             neg_ext: true,
             triple_ext: true,
             lmr_prune: true,
+            fifty_scale: true,
         }
     }
 
@@ -430,6 +438,7 @@ impl Features {
             neg_ext: false,
             triple_ext: false,
             lmr_prune: false,
+            fifty_scale: false,
         }
     }
 
@@ -481,6 +490,7 @@ impl Features {
             "negext" => &mut self.neg_ext,
             "tripleext" => &mut self.triple_ext,
             "lmrprune" => &mut self.lmr_prune,
+            "fiftyscale" => &mut self.fifty_scale,
             _ => return None,
         })
     }
