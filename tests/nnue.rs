@@ -263,6 +263,33 @@ fn deep_stacks_grow_the_cache() {
     }
 }
 
+#[test]
+fn siblings_below_a_long_unevaluated_line_share_its_accumulators() {
+    // As when the search takes the static evaluations of a line's nodes from the table: the
+    // root is evaluated, then nothing for 20 plies, then every child of the last node. The walk
+    // up from the root fills the line once; the siblings after the first need one step each.
+    let net = Arc::new(random_net(32, 9));
+    let mut nnue = Nnue::new(Arc::clone(&net));
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut pos = Position::startpos();
+    assert_eq!(nnue.evaluate(&pos), reference(&net, &pos));
+    for _ in 0..20 {
+        let moves = pos.legal_moves();
+        assert!(!moves.is_empty(), "{}", pos.fen());
+        pos.make(moves[rng.random_range(0..moves.len())]);
+    }
+    let children = pos.legal_moves();
+    assert!(children.len() > 5, "{}", pos.fen());
+    for &m in children.iter() {
+        pos.make(m);
+        assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
+        pos.unmake();
+    }
+    let st = nnue.stats();
+    assert_eq!(st.refreshes, 1, "only the root from scratch: {st:?}");
+    assert_eq!(st.updates as usize, 20 + children.len(), "{st:?}");
+}
+
 /// The FEN flipped vertically with colours, side to move, castling rights and en passant
 /// square swapped.
 fn mirror_fen(fen: &str) -> String {
