@@ -155,7 +155,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures => {
-                    self.moves = pos.capture_moves();
+                    load(&mut self.moves, &pos.capture_moves(), |_| true);
                     if self.qsearch {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
@@ -199,8 +199,7 @@ impl MovePicker {
                         self.idx = 0;
                         continue;
                     }
-                    self.moves = pos.legal_moves();
-                    self.moves.retain(|m| !m.is_capture());
+                    load(&mut self.moves, &pos.legal_moves(), |m| !m.is_capture());
                     let us = pos.turn();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
@@ -251,7 +250,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenEvasions => {
-                    self.moves = pos.legal_moves();
+                    load(&mut self.moves, &pos.legal_moves(), |_| true);
                     let us = pos.turn();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
@@ -278,6 +277,14 @@ impl MovePicker {
             }
         }
     }
+}
+
+/// `dst` = the moves of `src` that `keep`. Copies only those: assigning a returned `MoveList`
+/// copies its whole capacity (256 moves, 2 KB), which was about 4% of the search's time.
+#[inline]
+fn load(dst: &mut MoveList, src: &MoveList, keep: impl Fn(&Move) -> bool) {
+    dst.clear();
+    dst.extend(src.iter().copied().filter(keep));
 }
 
 /// Captures, promotions to a queen.
