@@ -4,7 +4,7 @@
 //!
 //! Every table is per [`History`], and a `History` belongs to one searcher (one thread).
 
-use crate::position::{Color, Move, Piece, Position, Role};
+use crate::position::{Bitboard, Color, Move, Piece, Position, Role, Square};
 use crate::search::params::{
     CORRHIST_GRAIN, CORRHIST_LIMIT, CORRHIST_SIZE, CORRHIST_WEIGHT_MAX, capthist_bonus_scale,
     conthist_weight_1, conthist_weight_2, conthist_weight_4, hist_bonus_linear, hist_bonus_max,
@@ -22,6 +22,14 @@ pub fn from_to(m: Move) -> (usize, usize) {
         _ => m.to(),
     };
     (m.from().map_or(0, |s| s as usize), to as usize)
+}
+
+/// The butterfly slot of a move by the threats against its squares: 2·(from attacked by the
+/// opponent) + (to attacked). With no threats given (`threathist` off), always 0.
+#[inline]
+fn threat_slot(threats: Bitboard, f: usize, t: usize) -> usize {
+    2 * usize::from(threats.contains(Square::new(f as u32)))
+        + usize::from(threats.contains(Square::new(t as u32)))
 }
 
 #[inline]
@@ -123,7 +131,9 @@ type ContRow = [[i16; 64]; 12];
 
 /// History tables, kept across the searches of one game.
 pub struct History {
-    butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Butterfly history: side to move, the threat slot of the move (whether the opponent
+    /// attacks its from and its to square; only slot 0 without `threathist`), from, to.
+    butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
     /// Continuation history: row [`ContKey`] of the earlier move, then (piece, to) of the
     /// quiet move (12·64 rows of 12·64 entries, 1.2 MB).
     cont: Box<[ContRow]>,
@@ -142,7 +152,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             // Built on the heap: a 1.2 MB array would go through the stack first.
             cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
             capture: Box::new([[[0; 7]; 64]; 12]),
@@ -159,19 +169,23 @@ impl History {
         *self = History::default();
     }
 
-    /// Butterfly history score of a quiet move.
+    /// Butterfly history score of a quiet move, `threats` the squares the opponent attacks
+    /// (empty: the one table of plain butterfly history).
     #[inline]
-    pub fn score(&self, us: Color, m: Move) -> i32 {
+    pub fn score(&self, us: Color, m: Move, threats: Bitboard) -> i32 {
         let (f, t) = from_to(m);
-        self.butterfly[us as usize][f][t] as i32
+        self.butterfly[us as usize][threat_slot(threats, f, t)][f][t] as i32
     }
 
     /// Adds `bonus` (negative: malus) to the butterfly score of `m` with gravity, so scores
     /// stay within ±[`HISTORY_MAX`] and old information decays.
     #[inline]
-    pub fn update(&mut self, us: Color, m: Move, bonus: i32) {
+    pub fn update(&mut self, us: Color, m: Move, threats: Bitboard, bonus: i32) {
         let (f, t) = from_to(m);
-        gravity(&mut self.butterfly[us as usize][f][t], bonus);
+        gravity(
+            &mut self.butterfly[us as usize][threat_slot(threats, f, t)][f][t],
+            bonus,
+        );
     }
 
     /// The continuation scores of quiet move `m` by `us` after the moves of `ctx` (0 where
@@ -191,7 +205,7 @@ impl History {
     /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
     /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves).
     #[inline]
-    pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move) -> i32 {
+    pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move, threats: Bitboard) -> i32 {
         let c = self.cont_scores(ctx, us, m);
         let mut s = 0;
         let weights = [
@@ -202,7 +216,7 @@ impl History {
         for (v, w) in c.iter().zip(weights) {
             s += v * w;
         }
-        self.score(us, m) + s / 2
+        self.score(us, m, threats) + s / 2
     }
 
     /// Adds `bonus` (negative: malus) to the continuation entries of quiet move `m` by `us`
@@ -318,15 +332,41 @@ mod tests {
             promotion: None,
         };
         for _ in 0..1000 {
-            h.update(Color::White, m, 1600);
+            h.update(Color::White, m, Bitboard::EMPTY, 1600);
         }
-        assert!(h.score(Color::White, m) <= HISTORY_MAX);
-        assert!(h.score(Color::White, m) > HISTORY_MAX / 2);
+        assert!(h.score(Color::White, m, Bitboard::EMPTY) <= HISTORY_MAX);
+        assert!(h.score(Color::White, m, Bitboard::EMPTY) > HISTORY_MAX / 2);
         for _ in 0..1000 {
-            h.update(Color::White, m, -1600);
+            h.update(Color::White, m, Bitboard::EMPTY, -1600);
         }
-        assert!(h.score(Color::White, m) >= -HISTORY_MAX);
-        assert_eq!(h.score(Color::Black, m), 0);
+        assert!(h.score(Color::White, m, Bitboard::EMPTY) >= -HISTORY_MAX);
+        assert_eq!(h.score(Color::Black, m, Bitboard::EMPTY), 0);
+    }
+
+    /// With threats given, a move's butterfly score is kept apart by whether its from and its
+    /// to square are attacked (`threathist`); other squares' threats do not matter.
+    #[test]
+    fn threats_on_a_moves_squares_pick_its_butterfly_slot() {
+        let mut h = History::default();
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        let (g1, f3) = (Bitboard::from(Square::G1), Bitboard::from(Square::F3));
+        let far = Bitboard::from(Square::A8);
+        h.update(Color::White, m, f3, 1000);
+        assert_eq!(h.score(Color::White, m, f3), 1000);
+        assert_eq!(h.score(Color::White, m, f3 | far), 1000);
+        for other in [Bitboard::EMPTY, far, g1, g1 | f3] {
+            assert_eq!(h.score(Color::White, m, other), 0, "{other:?}");
+        }
+        h.update(Color::White, m, g1 | f3, -500);
+        assert_eq!(h.score(Color::White, m, g1 | f3), -500);
+        assert_eq!(h.score(Color::White, m, f3), 1000);
+        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m, f3), 1000);
     }
 }
 
@@ -408,19 +448,20 @@ mod random_tests {
                     })
                 })
             };
-            h.update(us, quiet, bonus);
+            h.update(us, quiet, Bitboard::EMPTY, bonus);
             h.update_cont(&ctx, us, quiet, bonus);
             let noisy = random_move(&mut rng, true);
             h.update_capture(us, noisy, bonus);
             for c in h.cont_scores(&ctx, us, quiet) {
                 assert!(c.abs() <= HISTORY_MAX);
             }
-            assert!(h.score(us, quiet).abs() <= HISTORY_MAX);
+            assert!(h.score(us, quiet, Bitboard::EMPTY).abs() <= HISTORY_MAX);
             assert!(h.capture_score(us, noisy).abs() <= HISTORY_MAX);
         }
         assert!(
             h.butterfly
                 .iter()
+                .flatten()
                 .flatten()
                 .flatten()
                 .all(|&v| in_bounds(v))
@@ -551,12 +592,15 @@ mod random_tests {
             role: Role::Pawn,
         };
         let ctx: ContContext = [Some(ContKey::new(black_pawn, prev)), None, None];
-        h.update(Color::White, m, 1000);
+        h.update(Color::White, m, Bitboard::EMPTY, 1000);
         h.update_cont(&ctx, Color::White, m, 800);
-        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m), 1000);
+        assert_eq!(
+            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY),
+            1000
+        );
         assert_eq!(h.cont_scores(&ctx, Color::White, m), [800, 0, 0]);
         assert_eq!(
-            h.quiet_score(&ctx, Color::White, m),
+            h.quiet_score(&ctx, Color::White, m, Bitboard::EMPTY),
             1000 + 800 * conthist_weight_1() / 2
         );
         // Another row (the same move by the knight instead of the pawn) is untouched.

@@ -5,7 +5,7 @@
 
 use crate::eval::role_value;
 use crate::history::{ContContext, History, NO_CONT};
-use crate::position::{Move, MoveList, Position, Role};
+use crate::position::{Bitboard, Move, MoveList, Position, Role};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
@@ -56,6 +56,9 @@ pub struct MovePicker {
     qsearch: bool,
     /// Set by the search (late move pruning) to stop yielding quiet moves.
     pub skip_quiets: bool,
+    /// The squares the opponent attacks, which pick the butterfly history's slot of a quiet
+    /// move (`threathist`); set by the search, empty by default (one slot).
+    pub threats: Bitboard,
 }
 
 impl MovePicker {
@@ -89,6 +92,7 @@ impl MovePicker {
             bad_idx: 0,
             qsearch: false,
             skip_quiets: false,
+            threats: Bitboard::EMPTY,
         }
     }
 
@@ -212,7 +216,7 @@ impl MovePicker {
                         } else if Some(m) == self.counter {
                             COUNTER
                         } else {
-                            history.quiet_score(&self.cont, us, m)
+                            history.quiet_score(&self.cont, us, m, self.threats)
                         };
                     }
                     self.idx = 0;
@@ -263,7 +267,7 @@ impl MovePicker {
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.quiet_score(&self.cont, us, m)
+                            history.quiet_score(&self.cont, us, m, self.threats)
                         };
                     }
                     self.idx = 0;
@@ -396,7 +400,7 @@ mod tests {
             role: Role::Pawn,
         };
         let ctx = [Some(ContKey::new(pawn, prev)), None, None];
-        h.update(Color::White, e4, 1000);
+        h.update(Color::White, e4, Bitboard::EMPTY, 1000);
         h.update_cont(&ctx, Color::White, nf3, 4000);
         let first_quiet = |cont| {
             let mut p = MovePicker::new(&pos, None, [None; 2], None, cont, true);

@@ -245,6 +245,18 @@ impl Position {
         self.chess().checkers()
     }
 
+    /// Every square a piece of the side not to move attacks (its pawns' capture squares, not
+    /// their pushes), as the board stands.
+    pub fn threats(&self) -> Bitboard {
+        let board = self.board();
+        let them = !self.turn();
+        let mut attacked = Bitboard::EMPTY;
+        for sq in board.by_color(them) {
+            attacked |= board.attacks_from(sq);
+        }
+        attacked
+    }
+
     /// Whether `m` (legal here) gives check.
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
@@ -887,6 +899,48 @@ pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(String, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threats are the opponent's attacks: a rook's line up to and including the first
+    /// piece in its way, a king's neighbours, pawns' capture squares only.
+    #[test]
+    fn threats_are_the_squares_the_opponent_attacks() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/r3K3 w - - 0 1", false).unwrap();
+        let expected: Bitboard = [
+            Square::A2,
+            Square::A3,
+            Square::A4,
+            Square::A5,
+            Square::A6,
+            Square::A7,
+            Square::A8,
+            Square::B1,
+            Square::C1,
+            Square::D1,
+            Square::E1,
+            Square::D8,
+            Square::F8,
+            Square::D7,
+            Square::E7,
+            Square::F7,
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(pos.threats(), expected);
+        // Black to move: White's king and pawn; the pawn attacks diagonally, not ahead.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/3P4/4K3 b - - 0 1", false).unwrap();
+        let expected: Bitboard = [
+            Square::D1,
+            Square::F1,
+            Square::D2,
+            Square::E2,
+            Square::F2,
+            Square::C3,
+            Square::E3,
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(pos.threats(), expected);
+    }
 
     fn check_keys(pos: &mut Position, depth: u32) {
         assert_eq!(pos.key(), pos.key_from_scratch(), "{}", pos.fen());

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
 use crate::movepick::{MovePicker, Stage, is_noisy};
-use crate::position::{Color, Move, Position};
+use crate::position::{Bitboard, Color, Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
 /// Ordering score of a root move before the first iteration: TT move, captures by victim,
@@ -130,7 +130,8 @@ impl Searcher {
                 alpha = score;
                 if score >= beta {
                     if quiet {
-                        self.history.update(us, m, bonus(depth));
+                        let threats = self.history_threats(pos);
+                        self.history.update(us, m, threats, bonus(depth));
                     }
                     break;
                 }
@@ -189,6 +190,17 @@ impl Searcher {
         entry_depth == depth || (self.features.tt_deeper && entry_depth > depth)
     }
 
+    /// The squares the opponent attacks, which pick the butterfly history's slot of a quiet
+    /// move when `threathist` is on; empty (one slot) when it is off.
+    #[inline]
+    fn history_threats(&self, pos: &Position) -> Bitboard {
+        if self.features.threat_hist {
+            pos.threats()
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
     /// A quiet move `m` proved a fail high at `ply` from the table (a TT or an enhanced
     /// transposition cutoff) without being searched: it earns the history bonus of `depth`.
     #[inline]
@@ -197,7 +209,8 @@ impl Searcher {
             return;
         }
         let us = pos.turn();
-        self.history.update(us, m, bonus(depth));
+        let threats = self.history_threats(pos);
+        self.history.update(us, m, threats, bonus(depth));
         let cont = self.cont_context(ply);
         self.history.update_cont(&cont, us, m, bonus(depth));
     }
@@ -495,6 +508,7 @@ impl Searcher {
             [None; 2]
         };
         let cont = self.cont_context(ply);
+        let threats = self.history_threats(pos);
         let mut picker = MovePicker::new(
             pos,
             tt_move,
@@ -503,6 +517,7 @@ impl Searcher {
             cont,
             self.features.capt_history,
         );
+        picker.threats = threats;
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -526,9 +541,9 @@ impl Searcher {
             let hist_plies = if !quiet {
                 0
             } else if self.features.hist_lmr {
-                self.history.quiet_score(&cont, us, m) / lmr_conthist_divisor()
+                self.history.quiet_score(&cont, us, m, threats) / lmr_conthist_divisor()
             } else {
-                self.history.score(us, m) / lmr_history_divisor()
+                self.history.score(us, m, threats) / lmr_history_divisor()
             }
             .clamp(-lmr_history_max(), lmr_history_max());
 
@@ -906,10 +921,11 @@ impl Searcher {
         let us = pos.turn();
         let b = bonus(depth);
         if self.features.history {
-            self.history.update(us, m, b);
+            let threats = self.history_threats(pos);
+            self.history.update(us, m, threats, b);
             for q in tried.iter().flatten() {
                 if *q != m {
-                    self.history.update(us, *q, -b);
+                    self.history.update(us, *q, threats, -b);
                 }
             }
         }
@@ -1022,6 +1038,9 @@ impl Searcher {
         }
 
         let mut picker = MovePicker::new_qsearch(pos, tt_move, self.features.capt_history);
+        if in_check {
+            picker.threats = self.history_threats(pos);
+        }
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {

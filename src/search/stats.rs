@@ -278,10 +278,13 @@ pub struct Features {
     /// `eval · (200 − halfmove clock) / 200`, so that a search sees progress (a capture or a
     /// pawn move) as worth something and shuffling as worth less.
     pub fifty_scale: bool,
+    /// The butterfly history keeps four tables per side, by whether the opponent attacks the
+    /// move's from square and its to square (moving out of or into an attack).
+    pub threat_hist: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 37] = [
+pub const FEATURE_NAMES: [&str; 38] = [
     "nmp",
     "rfp",
     "razoring",
@@ -319,6 +322,7 @@ pub const FEATURE_NAMES: [&str; 37] = [
     "tripleext",
     "lmrprune",
     "fiftyscale",
+    "threathist",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -393,6 +397,7 @@ impl Features {
             triple_ext: true,
             lmr_prune: true,
             fifty_scale: true,
+            threat_hist: true,
         }
     }
 
@@ -439,6 +444,7 @@ impl Features {
             triple_ext: false,
             lmr_prune: false,
             fifty_scale: false,
+            threat_hist: false,
         }
     }
 
@@ -491,6 +497,7 @@ impl Features {
             "tripleext" => &mut self.triple_ext,
             "lmrprune" => &mut self.lmr_prune,
             "fiftyscale" => &mut self.fifty_scale,
+            "threathist" => &mut self.threat_hist,
             _ => return None,
         })
     }
