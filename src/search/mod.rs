@@ -27,7 +27,7 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
-use crate::position::{Move, Piece, Position};
+use crate::position::{Bitboard, Move, Piece, Position};
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
@@ -276,6 +276,9 @@ struct Frame {
     excluded: Option<Move>,
     /// Double extensions on the path to this ply.
     double_ext: i32,
+    /// The squares the opponent attacked at this node (`threathist`; empty otherwise), the
+    /// butterfly slot of the move made from it.
+    threats: Bitboard,
 }
 
 /// The network's evaluation is clamped to this, well inside the mate scores.

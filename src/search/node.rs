@@ -12,6 +12,18 @@ use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Bitboard, Color, Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
+/// `evalhist`: butterfly history per centipawn of static-eval change a quiet move made, and the
+/// most it earns or loses at once (as Stockfish's eval-difference update of the main history).
+const EVAL_HIST_SCALE: i32 = 12;
+const EVAL_HIST_MAX: i32 = 1600;
+
+/// The history bonus of a quiet move by the static evals before it (`before`, its mover's
+/// view) and after it (`after`, the opponent's view): positive when the move left the
+/// opponent worse off than the mover's eval said, `−12·(before + after)` within ±1600.
+fn eval_hist_bonus(before: i32, after: i32) -> i32 {
+    (-EVAL_HIST_SCALE * (before + after)).clamp(-EVAL_HIST_MAX, EVAL_HIST_MAX)
+}
+
 /// Ordering score of a root move before the first iteration: TT move, captures by victim,
 /// promotions, then the rest.
 pub(super) fn root_order(pos: &Position, m: Move, tt_move: u16) -> i32 {
@@ -339,6 +351,20 @@ impl Searcher {
             };
         }
         self.stack[ply].eval = static_eval;
+        // The opponent's last move, if quiet, is judged by the change of the static eval it
+        // made (both evals from their mover's view: their sum is what our side lost).
+        if self.features.eval_hist
+            && ply >= 1
+            && static_eval != NONE_EVAL
+            && excluded.is_none()
+            && self.stack[ply - 1].eval != NONE_EVAL
+            && let Some(pm) = self.stack[ply - 1].mv
+            && !is_noisy(pm)
+        {
+            let b = eval_hist_bonus(self.stack[ply - 1].eval, static_eval);
+            self.history
+                .update(!pos.turn(), pm, self.stack[ply - 1].threats, b);
+        }
         let improving = if self.features.improving4 {
             improving_from(static_eval, ply, |back| self.stack[ply - back].eval)
         } else {
@@ -509,6 +535,7 @@ impl Searcher {
         };
         let cont = self.cont_context(ply);
         let threats = self.history_threats(pos);
+        self.stack[ply].threats = threats;
         let mut picker = MovePicker::new(
             pos,
             tt_move,
@@ -1181,6 +1208,16 @@ fn bound_of(best: i32, old_alpha: i32, beta: i32, exact_ok: bool) -> Bound {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eval_hist_bonus_rewards_a_move_that_raised_its_movers_eval() {
+        // +30 before the move; the opponent then stands at −50: the move gained 20.
+        assert_eq!(eval_hist_bonus(30, -50), 240);
+        assert_eq!(eval_hist_bonus(30, -10), -240);
+        assert_eq!(eval_hist_bonus(30, -30), 0);
+        assert_eq!(eval_hist_bonus(0, -900), EVAL_HIST_MAX);
+        assert_eq!(eval_hist_bonus(0, 900), -EVAL_HIST_MAX);
+    }
 
     #[test]
     fn lmr_research_depth_follows_the_margin_over_the_best_score() {

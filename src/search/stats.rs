@@ -281,10 +281,13 @@ pub struct Features {
     /// The butterfly history keeps four tables per side, by whether the opponent attacks the
     /// move's from square and its to square (moving out of or into an attack).
     pub threat_hist: bool,
+    /// The opponent's quiet move into this node earns butterfly history by how much it changed
+    /// the static evaluation: −12·(eval before it + eval after it), within ±1600.
+    pub eval_hist: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 38] = [
+pub const FEATURE_NAMES: [&str; 39] = [
     "nmp",
     "rfp",
     "razoring",
@@ -323,6 +326,7 @@ pub const FEATURE_NAMES: [&str; 38] = [
     "lmrprune",
     "fiftyscale",
     "threathist",
+    "evalhist",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -398,6 +402,7 @@ impl Features {
             lmr_prune: true,
             fifty_scale: true,
             threat_hist: true,
+            eval_hist: true,
         }
     }
 
@@ -445,6 +450,7 @@ impl Features {
             lmr_prune: false,
             fifty_scale: false,
             threat_hist: false,
+            eval_hist: false,
         }
     }
 
@@ -498,6 +504,7 @@ impl Features {
             "lmrprune" => &mut self.lmr_prune,
             "fiftyscale" => &mut self.fifty_scale,
             "threathist" => &mut self.threat_hist,
+            "evalhist" => &mut self.eval_hist,
             _ => return None,
         })
     }
