@@ -126,6 +126,9 @@ pub type ContContext = [Option<ContKey>; 3];
 /// No continuation context.
 pub const NO_CONT: ContContext = [None; 3];
 
+/// Rows of the pawn history (pawn structures, by their key modulo this).
+pub const PAWNHIST_ROWS: usize = 1024;
+
 /// One continuation row: a score for every (piece, destination) of the reply.
 type ContRow = [[i16; 64]; 12];
 
@@ -134,6 +137,9 @@ pub struct History {
     /// Butterfly history: side to move, the threat slot of the move (whether the opponent
     /// attacks its from and its to square; only slot 0 without `threathist`), from, to.
     butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
+    /// Pawn history (`pawnhist`): row [`History::pawn_row`] of the pawn structure, then
+    /// (piece, to) of a quiet move (1024 rows, 1.5 MB).
+    pawn: Box<[ContRow]>,
     /// Continuation history: row [`ContKey`] of the earlier move, then (piece, to) of the
     /// quiet move (12·64 rows of 12·64 entries, 1.2 MB).
     cont: Box<[ContRow]>,
@@ -155,6 +161,7 @@ impl Default for History {
             butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             // Built on the heap: a 1.2 MB array would go through the stack first.
             cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
+            pawn: vec![[[0; 64]; 12]; PAWNHIST_ROWS].into_boxed_slice(),
             capture: Box::new([[[0; 7]; 64]; 12]),
             counter: Box::new([[None; 64]; 12]),
             pawn_corr: vec![[0; CORRHIST_SIZE]; 2].into_boxed_slice(),
@@ -202,10 +209,44 @@ impl History {
         ctx.map(|k| k.map_or(0, |k| self.cont[k.0 as usize][p][t] as i32))
     }
 
-    /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
-    /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves).
+    /// The pawn history row of `pos`'s pawn structure.
     #[inline]
-    pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move, threats: Bitboard) -> i32 {
+    pub fn pawn_row(pos: &Position) -> usize {
+        (pos.pawn_key() % PAWNHIST_ROWS as u64) as usize
+    }
+
+    /// Pawn history score of quiet move `m` by `us` in pawn structure `row`.
+    #[inline]
+    pub fn pawn_score(&self, row: usize, us: Color, m: Move) -> i32 {
+        let p = piece_index(Piece {
+            color: us,
+            role: m.role(),
+        });
+        self.pawn[row][p][from_to(m).1] as i32
+    }
+
+    /// Adds `bonus` (negative: malus) to the pawn history of `m` in `row`, with gravity.
+    #[inline]
+    pub fn update_pawn(&mut self, row: usize, us: Color, m: Move, bonus: i32) {
+        let p = piece_index(Piece {
+            color: us,
+            role: m.role(),
+        });
+        gravity(&mut self.pawn[row][p][from_to(m).1], bonus);
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
+    /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves), plus
+    /// the pawn history of `pawn_row` when given.
+    #[inline]
+    pub fn quiet_score(
+        &self,
+        ctx: &ContContext,
+        us: Color,
+        m: Move,
+        threats: Bitboard,
+        pawn_row: Option<usize>,
+    ) -> i32 {
         let c = self.cont_scores(ctx, us, m);
         let mut s = 0;
         let weights = [
@@ -216,7 +257,8 @@ impl History {
         for (v, w) in c.iter().zip(weights) {
             s += v * w;
         }
-        self.score(us, m, threats) + s / 2
+        let pawn = pawn_row.map_or(0, |row| self.pawn_score(row, us, m));
+        self.score(us, m, threats) + pawn + s / 2
     }
 
     /// Adds `bonus` (negative: malus) to the continuation entries of quiet move `m` by `us`
@@ -343,6 +385,34 @@ mod tests {
         assert_eq!(h.score(Color::Black, m, Bitboard::EMPTY), 0);
     }
 
+    /// Pawn history is kept per pawn-structure row and joins the ordering score only when the
+    /// node's row is given (`pawnhist`).
+    #[test]
+    fn pawn_history_is_per_row_and_joins_the_quiet_score_when_asked() {
+        let mut h = History::default();
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        h.update_pawn(7, Color::White, m, 1000);
+        assert_eq!(h.pawn_score(7, Color::White, m), 1000);
+        assert_eq!(h.pawn_score(8, Color::White, m), 0);
+        assert_eq!(h.pawn_score(7, Color::Black, m), 0);
+        assert_eq!(
+            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, None),
+            0
+        );
+        assert_eq!(
+            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, Some(7)),
+            1000
+        );
+        let pos = Position::startpos();
+        assert!(History::pawn_row(&pos) < PAWNHIST_ROWS);
+    }
+
     /// With threats given, a move's butterfly score is kept apart by whether its from and its
     /// to square are attacked (`threathist`); other squares' threats do not matter.
     #[test]
@@ -366,7 +436,7 @@ mod tests {
         h.update(Color::White, m, g1 | f3, -500);
         assert_eq!(h.score(Color::White, m, g1 | f3), -500);
         assert_eq!(h.score(Color::White, m, f3), 1000);
-        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m, f3), 1000);
+        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m, f3, None), 1000);
     }
 }
 
@@ -595,12 +665,12 @@ mod random_tests {
         h.update(Color::White, m, Bitboard::EMPTY, 1000);
         h.update_cont(&ctx, Color::White, m, 800);
         assert_eq!(
-            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY),
+            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, None),
             1000
         );
         assert_eq!(h.cont_scores(&ctx, Color::White, m), [800, 0, 0]);
         assert_eq!(
-            h.quiet_score(&ctx, Color::White, m, Bitboard::EMPTY),
+            h.quiet_score(&ctx, Color::White, m, Bitboard::EMPTY, None),
             1000 + 800 * conthist_weight_1() / 2
         );
         // Another row (the same move by the knight instead of the pawn) is untouched.

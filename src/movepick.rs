@@ -59,6 +59,8 @@ pub struct MovePicker {
     /// The squares the opponent attacks, which pick the butterfly history's slot of a quiet
     /// move (`threathist`); set by the search, empty by default (one slot).
     pub threats: Bitboard,
+    /// The pawn history row of the node (`pawnhist`); None: no pawn history in the order.
+    pub pawn_row: Option<usize>,
 }
 
 impl MovePicker {
@@ -93,6 +95,7 @@ impl MovePicker {
             qsearch: false,
             skip_quiets: false,
             threats: Bitboard::EMPTY,
+            pawn_row: None,
         }
     }
 
@@ -216,7 +219,7 @@ impl MovePicker {
                         } else if Some(m) == self.counter {
                             COUNTER
                         } else {
-                            history.quiet_score(&self.cont, us, m, self.threats)
+                            history.quiet_score(&self.cont, us, m, self.threats, self.pawn_row)
                         };
                     }
                     self.idx = 0;
@@ -267,7 +270,7 @@ impl MovePicker {
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.quiet_score(&self.cont, us, m, self.threats)
+                            history.quiet_score(&self.cont, us, m, self.threats, self.pawn_row)
                         };
                     }
                     self.idx = 0;

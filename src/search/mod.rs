@@ -279,6 +279,8 @@ struct Frame {
     /// The squares the opponent attacked at this node (`threathist`; empty otherwise), the
     /// butterfly slot of the move made from it.
     threats: Bitboard,
+    /// Beta cutoffs of the nodes at this ply since the grandparent's node began (`cutoffcnt`).
+    cutoffs: u32,
 }
 
 /// The network's evaluation is clamped to this, well inside the mate scores.

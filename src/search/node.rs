@@ -7,7 +7,7 @@ use super::{
     CURRMOVE_AFTER_MS, DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, Reporter, RootMove,
     SearchControl, Searcher,
 };
-use crate::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
+use crate::history::{ContContext, ContKey, CorrKeys, History, NO_CONT, bonus};
 use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Bitboard, Color, Move, Position};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
@@ -76,6 +76,7 @@ impl Searcher {
         let old_alpha = alpha;
         let us = pos.turn();
         self.pv_len[0] = 0;
+        self.stack[2].cutoffs = 0;
         #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
@@ -213,6 +214,12 @@ impl Searcher {
         }
     }
 
+    /// The pawn history row of `pos` when `pawnhist` is on.
+    #[inline]
+    fn pawn_row(&self, pos: &Position) -> Option<usize> {
+        self.features.pawn_hist.then(|| History::pawn_row(pos))
+    }
+
     /// A quiet move `m` proved a fail high at `ply` from the table (a TT or an enhanced
     /// transposition cutoff) without being searched: it earns the history bonus of `depth`.
     #[inline]
@@ -223,6 +230,9 @@ impl Searcher {
         let us = pos.turn();
         let threats = self.history_threats(pos);
         self.history.update(us, m, threats, bonus(depth));
+        if let Some(row) = self.pawn_row(pos) {
+            self.history.update_pawn(row, us, m, bonus(depth));
+        }
         let cont = self.cont_context(ply);
         self.history.update_cont(&cont, us, m, bonus(depth));
     }
@@ -376,6 +386,7 @@ impl Searcher {
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 1].excluded = None;
         self.stack[ply + 1].double_ext = self.stack[ply].double_ext;
+        self.stack[ply + 2].cutoffs = 0;
 
         // Step 4. Whole-node pruning (non-PV, not in check, not in a singular search).
         if !PV && !in_check && excluded.is_none() {
@@ -536,6 +547,7 @@ impl Searcher {
         let cont = self.cont_context(ply);
         let threats = self.history_threats(pos);
         self.stack[ply].threats = threats;
+        let pawn_row = self.pawn_row(pos);
         let mut picker = MovePicker::new(
             pos,
             tt_move,
@@ -545,6 +557,7 @@ impl Searcher {
             self.features.capt_history,
         );
         picker.threats = threats;
+        picker.pawn_row = pawn_row;
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -568,7 +581,7 @@ impl Searcher {
             let hist_plies = if !quiet {
                 0
             } else if self.features.hist_lmr {
-                self.history.quiet_score(&cont, us, m, threats) / lmr_conthist_divisor()
+                self.history.quiet_score(&cont, us, m, threats, pawn_row) / lmr_conthist_divisor()
             } else {
                 self.history.score(us, m, threats) / lmr_history_divisor()
             }
@@ -749,6 +762,7 @@ impl Searcher {
                     r -= i32::from(gives_check);
                     r -= hist_plies;
                     r += i32::from(self.features.tt_capture && quiet && tt_noisy);
+                    r += i32::from(self.features.cutoff_cnt && self.stack[ply + 1].cutoffs > 3);
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax::<false>(
@@ -801,6 +815,7 @@ impl Searcher {
                     if score >= beta {
                         let idx = (moves_tried - 1).min(7);
                         self.stats.cutoffs_by_index[idx] += 1;
+                        self.stack[ply].cutoffs += 1;
                         if quiet {
                             self.reward_quiet(
                                 pos,
@@ -950,9 +965,16 @@ impl Searcher {
         if self.features.history {
             let threats = self.history_threats(pos);
             self.history.update(us, m, threats, b);
+            let pawn_row = self.pawn_row(pos);
+            if let Some(row) = pawn_row {
+                self.history.update_pawn(row, us, m, b);
+            }
             for q in tried.iter().flatten() {
                 if *q != m {
                     self.history.update(us, *q, threats, -b);
+                    if let Some(row) = pawn_row {
+                        self.history.update_pawn(row, us, *q, -b);
+                    }
                 }
             }
         }

@@ -284,10 +284,16 @@ pub struct Features {
     /// The opponent's quiet move into this node earns butterfly history by how much it changed
     /// the static evaluation: −12·(eval before it + eval after it), within ±1600.
     pub eval_hist: bool,
+    /// Late move reductions reduce a ply more when the children searched so far under the
+    /// parent cut more than three times (Stockfish's `cutoffCnt`).
+    pub cutoff_cnt: bool,
+    /// Pawn history: a quiet move's (piece, to) score per pawn structure (its key modulo
+    /// 1024), added to the ordering score and updated with the butterfly history.
+    pub pawn_hist: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 39] = [
+pub const FEATURE_NAMES: [&str; 41] = [
     "nmp",
     "rfp",
     "razoring",
@@ -327,6 +333,8 @@ pub const FEATURE_NAMES: [&str; 39] = [
     "fiftyscale",
     "threathist",
     "evalhist",
+    "cutoffcnt",
+    "pawnhist",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -335,9 +343,9 @@ pub const FEATURE_NAMES: [&str; 39] = [
 /// capture history, history in LMR, quiet-history pruning, the stronger negative and the
 /// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
-/// MTD(f)'s PV line, pruning at the reduced depth and the fifty-move damping of the
-/// evaluation: level at 10,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 13] = [
+/// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
+/// the cutoff count in LMR and pawn history: level at 10,000 nodes a move.
+pub const OFF_BY_DEFAULT: [&str; 15] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -351,6 +359,8 @@ pub const OFF_BY_DEFAULT: [&str; 13] = [
     "tripleext",
     "lmrprune",
     "fiftyscale",
+    "cutoffcnt",
+    "pawnhist",
 ];
 
 impl Default for Features {
@@ -403,6 +413,8 @@ impl Features {
             fifty_scale: true,
             threat_hist: true,
             eval_hist: true,
+            cutoff_cnt: true,
+            pawn_hist: true,
         }
     }
 
@@ -451,6 +463,8 @@ impl Features {
             fifty_scale: false,
             threat_hist: false,
             eval_hist: false,
+            cutoff_cnt: false,
+            pawn_hist: false,
         }
     }
 
@@ -505,6 +519,8 @@ impl Features {
             "fiftyscale" => &mut self.fifty_scale,
             "threathist" => &mut self.threat_hist,
             "evalhist" => &mut self.eval_hist,
+            "cutoffcnt" => &mut self.cutoff_cnt,
+            "pawnhist" => &mut self.pawn_hist,
             _ => return None,
         })
     }
