@@ -105,7 +105,7 @@ DATA_DIR ?= data
 # self-play, made by builds with Bench 2407143. Closed: gen4 (seed 4, nw-g4's self-play, Bench
 # 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302) at 27,248 games, gen2 (seed 2,
 # Bench 2435828) at 7,456.
-DATAGEN_SEED ?= 5
+DATAGEN_SEED ?= 6
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
