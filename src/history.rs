@@ -363,16 +363,21 @@ mod tests {
     use super::*;
     use crate::position::{Role, Square};
 
-    #[test]
-    fn gravity_bounds_scores() {
-        let mut h = History::default();
-        let m = Move::Normal {
+    /// Ng1-f3, the quiet move these tests score.
+    fn knight_g1f3() -> Move {
+        Move::Normal {
             role: Role::Knight,
             from: Square::G1,
             capture: None,
             to: Square::F3,
             promotion: None,
-        };
+        }
+    }
+
+    #[test]
+    fn gravity_bounds_scores() {
+        let mut h = History::default();
+        let m = knight_g1f3();
         for _ in 0..1000 {
             h.update(Color::White, m, Bitboard::EMPTY, 1600);
         }
@@ -390,13 +395,7 @@ mod tests {
     #[test]
     fn pawn_history_is_per_row_and_joins_the_quiet_score_when_asked() {
         let mut h = History::default();
-        let m = Move::Normal {
-            role: Role::Knight,
-            from: Square::G1,
-            capture: None,
-            to: Square::F3,
-            promotion: None,
-        };
+        let m = knight_g1f3();
         h.update_pawn(7, Color::White, m, 1000);
         assert_eq!(h.pawn_score(7, Color::White, m), 1000);
         assert_eq!(h.pawn_score(8, Color::White, m), 0);
@@ -418,13 +417,7 @@ mod tests {
     #[test]
     fn threats_on_a_moves_squares_pick_its_butterfly_slot() {
         let mut h = History::default();
-        let m = Move::Normal {
-            role: Role::Knight,
-            from: Square::G1,
-            capture: None,
-            to: Square::F3,
-            promotion: None,
-        };
+        let m = knight_g1f3();
         let (g1, f3) = (Bitboard::from(Square::G1), Bitboard::from(Square::F3));
         let far = Bitboard::from(Square::A8);
         h.update(Color::White, m, f3, 1000);
