@@ -37,6 +37,17 @@ fn piece_index(p: Piece) -> usize {
     (p.role as usize - 1) * 2 + p.color as usize
 }
 
+/// (moving piece, to) indices of move `m` by `us`: the column of the continuation, pawn and
+/// capture tables.
+#[inline]
+fn piece_to(us: Color, m: Move) -> (usize, usize) {
+    let p = piece_index(Piece {
+        color: us,
+        role: m.role(),
+    });
+    (p, from_to(m).1)
+}
+
 /// Index of what a noisy move takes: 0 nothing (a quiet queen promotion), else the role
 /// (en passant takes a pawn).
 #[inline]
@@ -199,13 +210,7 @@ impl History {
     /// `ctx` has no move), in the order of `ctx`.
     #[inline]
     pub fn cont_scores(&self, ctx: &ContContext, us: Color, m: Move) -> [i32; 3] {
-        let (p, t) = (
-            piece_index(Piece {
-                color: us,
-                role: m.role(),
-            }),
-            from_to(m).1,
-        );
+        let (p, t) = piece_to(us, m);
         ctx.map(|k| k.map_or(0, |k| self.cont[k.0 as usize][p][t] as i32))
     }
 
@@ -218,21 +223,15 @@ impl History {
     /// Pawn history score of quiet move `m` by `us` in pawn structure `row`.
     #[inline]
     pub fn pawn_score(&self, row: usize, us: Color, m: Move) -> i32 {
-        let p = piece_index(Piece {
-            color: us,
-            role: m.role(),
-        });
-        self.pawn[row][p][from_to(m).1] as i32
+        let (p, t) = piece_to(us, m);
+        self.pawn[row][p][t] as i32
     }
 
     /// Adds `bonus` (negative: malus) to the pawn history of `m` in `row`, with gravity.
     #[inline]
     pub fn update_pawn(&mut self, row: usize, us: Color, m: Move, bonus: i32) {
-        let p = piece_index(Piece {
-            color: us,
-            role: m.role(),
-        });
-        gravity(&mut self.pawn[row][p][from_to(m).1], bonus);
+        let (p, t) = piece_to(us, m);
+        gravity(&mut self.pawn[row][p][t], bonus);
     }
 
     /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
@@ -265,13 +264,7 @@ impl History {
     /// in every row `ctx` names, with gravity.
     #[inline]
     pub fn update_cont(&mut self, ctx: &ContContext, us: Color, m: Move, bonus: i32) {
-        let (p, t) = (
-            piece_index(Piece {
-                color: us,
-                role: m.role(),
-            }),
-            from_to(m).1,
-        );
+        let (p, t) = piece_to(us, m);
         for k in ctx.iter().flatten() {
             gravity(&mut self.cont[k.0 as usize][p][t], bonus);
         }
@@ -280,22 +273,16 @@ impl History {
     /// Capture history score of noisy move `m` by `us`.
     #[inline]
     pub fn capture_score(&self, us: Color, m: Move) -> i32 {
-        let p = piece_index(Piece {
-            color: us,
-            role: m.role(),
-        });
-        self.capture[p][from_to(m).1][captured_index(m)] as i32
+        let (p, t) = piece_to(us, m);
+        self.capture[p][t][captured_index(m)] as i32
     }
 
     /// Adds `bonus` (negative: malus), times `capthist_bonus_scale` / 2, to the capture
     /// history of noisy move `m` by `us`, with gravity.
     #[inline]
     pub fn update_capture(&mut self, us: Color, m: Move, bonus: i32) {
-        let p = piece_index(Piece {
-            color: us,
-            role: m.role(),
-        });
-        let e = &mut self.capture[p][from_to(m).1][captured_index(m)];
+        let (p, t) = piece_to(us, m);
+        let e = &mut self.capture[p][t][captured_index(m)];
         gravity(e, bonus * capthist_bonus_scale() / 2);
     }
 

@@ -963,7 +963,8 @@ impl Searcher {
         let us = pos.turn();
         let b = bonus(depth);
         if self.features.history {
-            let threats = self.history_threats(pos);
+            // The node's threats, found before its move loop (empty without `threathist`).
+            let threats = self.stack[ply].threats;
             self.history.update(us, m, threats, b);
             let pawn_row = self.pawn_row(pos);
             if let Some(row) = pawn_row {
