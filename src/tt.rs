@@ -131,9 +131,15 @@ pub struct TtEntry {
     pub depth: u8,
     /// Bound type.
     pub bound: Bound,
-    /// Search generation (6 bits).
+    /// Search generation (5 bits, [`AGE_MASK`]).
     pub age: u8,
+    /// Whether the position was on a principal variation when stored, or came from an entry
+    /// that was (Stockfish's `ttPv`; one-bound tables only).
+    pub pv: bool,
 }
+
+/// Search generations wrap at this mask (5 bits: the entry word keeps one bit for the PV flag).
+const AGE_MASK: u8 = 31;
 
 impl TtEntry {
     /// Packs the entry into one word.
@@ -143,7 +149,8 @@ impl TtEntry {
             | (self.eval as u16 as u64) << 32
             | (self.depth as u64) << 48
             | (self.bound as u64) << 56
-            | ((self.age as u64) & 63) << 58
+            | (self.pv as u64) << 58
+            | ((self.age & AGE_MASK) as u64) << 59
     }
 
     /// Unpacks a word made by [`TtEntry::pack`].
@@ -154,7 +161,8 @@ impl TtEntry {
             eval: (w >> 32) as u16 as i16,
             depth: (w >> 48) as u8,
             bound: Bound::from_bits(w >> 56),
-            age: ((w >> 58) & 63) as u8,
+            pv: (w >> 58) & 1 == 1,
+            age: ((w >> 59) as u8) & AGE_MASK,
         }
     }
 }
@@ -397,6 +405,7 @@ impl TwoBoundEntry {
             depth,
             bound,
             age: self.age,
+            pv: false,
         }
     }
 }
@@ -535,7 +544,7 @@ impl TranspositionTable {
     /// Starts a new search generation (older entries become preferred victims). Once per
     /// search, before its threads start.
     pub fn new_search(&self) {
-        let next = (self.age.load(Ordering::Relaxed) + 1) & 63;
+        let next = (self.age.load(Ordering::Relaxed) + 1) & AGE_MASK;
         self.age.store(next, Ordering::Relaxed);
     }
 
@@ -643,17 +652,35 @@ impl TranspositionTable {
     /// table tightens the bound `bound` names and keeps the other ([`TwoBoundEntry::merged`]).
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    pub fn store(&self, key: u64, mv: u16, score: i16, eval: i16, depth: i32, bound: Bound) {
+    pub fn store(
+        &self,
+        key: u64,
+        mv: u16,
+        score: i16,
+        eval: i16,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         if self.bounds == TtBounds::Two {
             self.store_two(key, mv, score, eval, depth, bound);
             return;
         }
-        self.store_one(key, mv, score, eval, depth, bound);
+        self.store_one(key, mv, score, eval, depth, bound, pv);
     }
 
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn store_one(&self, key: u64, mv: u16, score: i16, eval: i16, depth: i32, bound: Bound) {
+    fn store_one(
+        &self,
+        key: u64,
+        mv: u16,
+        score: i16,
+        eval: i16,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let cluster = self.cluster(key);
         let age = self.age();
         let depth = depth.clamp(0, 255) as u8;
@@ -676,7 +703,7 @@ impl TranspositionTable {
                 break;
             }
             let e = TtEntry::unpack(data);
-            let age_diff = (age as i32 - e.age as i32) & 63;
+            let age_diff = (age as i32 - e.age as i32) & AGE_MASK as i32;
             let worth = e.depth as i32 - 8 * age_diff;
             if worth < victim_worth {
                 victim_worth = worth;
@@ -701,6 +728,7 @@ impl TranspositionTable {
             depth,
             bound,
             age,
+            pv,
         };
         let data = e.pack();
         victim.data.store(data, Ordering::Relaxed);
@@ -733,7 +761,7 @@ impl TranspositionTable {
                 continue;
             }
             let e = TwoBoundEntry::unpack(lo, hi);
-            let age_diff = (age as i32 - e.age as i32) & 63;
+            let age_diff = (age as i32 - e.age as i32) & AGE_MASK as i32;
             let worth = e.depth() as i32 - 8 * age_diff;
             if worth < victim_worth {
                 victim_worth = worth;
@@ -777,11 +805,11 @@ mod tests {
 
     #[test]
     fn entry_round_trip() {
-        for &(mv, score, eval, depth, bound, age) in &[
-            (0u16, 0i16, 0i16, 0u8, Bound::Upper, 0u8),
-            (0xffff, -32000, 32000, 255, Bound::Exact, 63),
-            (1234, -31990, -5, 17, Bound::Lower, 42),
-            (777, 31999, i16::MIN, 1, Bound::Upper, 1),
+        for &(mv, score, eval, depth, bound, age, pv) in &[
+            (0u16, 0i16, 0i16, 0u8, Bound::Upper, 0u8, false),
+            (0xffff, -32000, 32000, 255, Bound::Exact, AGE_MASK, true),
+            (1234, -31990, -5, 17, Bound::Lower, 22, true),
+            (777, 31999, i16::MIN, 1, Bound::Upper, 1, false),
         ] {
             let e = TtEntry {
                 mv,
@@ -790,6 +818,7 @@ mod tests {
                 depth,
                 bound,
                 age,
+                pv,
             };
             assert_eq!(TtEntry::unpack(e.pack()), e);
         }
@@ -798,13 +827,32 @@ mod tests {
     #[test]
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
-        tt.store(0xdead_beef, 99, 50, 20, 7, Bound::Exact);
+        tt.store(0xdead_beef, 99, 50, 20, 7, Bound::Exact, false);
         let e = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
             (e.mv, e.score, e.eval, e.depth, e.bound),
             (99, 50, 20, 7, Bound::Exact)
         );
         assert!(tt.probe(0xdead_beee).is_none());
+        assert!(!e.pv);
+        // The PV flag is kept with the entry, and a new store sets it anew.
+        tt.store(0xdead_beef, 99, 60, 20, 8, Bound::Lower, true);
+        assert!(tt.probe(0xdead_beef).unwrap().pv);
+        tt.store(0xdead_beef, 99, 60, 20, 9, Bound::Lower, false);
+        assert!(!tt.probe(0xdead_beef).unwrap().pv);
+    }
+
+    #[test]
+    fn generations_wrap_without_touching_the_pv_flag() {
+        let tt = TranspositionTable::new(1);
+        for _ in 0..AGE_MASK {
+            tt.new_search();
+        }
+        tt.store(7, 1, 2, 3, 4, Bound::Upper, true);
+        let e = tt.probe(7).unwrap();
+        assert_eq!((e.age, e.pv, e.bound), (AGE_MASK, true, Bound::Upper));
+        tt.new_search();
+        assert_eq!(tt.age(), 0);
     }
 
     #[test]
@@ -858,8 +906,8 @@ mod tests {
         assert_eq!(tt.bounds(), TtBounds::Two);
         let key = 0xdead_beef_cafe_f00d;
         assert!(tt.probe_two(key).is_none() && tt.probe(key).is_none());
-        tt.store(key, 99, 40, 20, 6, Bound::Lower);
-        tt.store(key, 0, 70, 20, 6, Bound::Upper);
+        tt.store(key, 99, 40, 20, 6, Bound::Lower, false);
+        tt.store(key, 0, 70, 20, 6, Bound::Upper, false);
         let e = tt.probe_two(key).unwrap();
         assert_eq!(
             (e.lower, e.lower_depth, e.upper, e.upper_depth, e.mv, e.eval),
@@ -883,8 +931,8 @@ mod tests {
         let v = tt.probe_window(key, 80, 81, 7, true, 0).unwrap();
         assert!(v.depth < 7);
         // Bounds that meet are exact.
-        tt.store(key, 0, 55, 20, 6, Bound::Lower);
-        tt.store(key, 0, 55, 20, 6, Bound::Upper);
+        tt.store(key, 0, 55, 20, 6, Bound::Lower, false);
+        tt.store(key, 0, 55, 20, 6, Bound::Upper, false);
         let v = tt.probe_window(key, 50, 51, 6, false, 0).unwrap();
         assert_eq!((v.bound, v.score, v.mv), (Bound::Exact, 55, 99));
         assert_eq!(tt.probe(key).unwrap().bound, Bound::Exact);
@@ -896,6 +944,7 @@ mod tests {
             20,
             9,
             Bound::Lower,
+            false,
         );
         let v = tt
             .probe_window(key, 0, MATE_BOUND + 100, 9, false, 3)
@@ -958,19 +1007,19 @@ mod tests {
         let cluster = |k: u64| tt.cluster(k) as *const Cluster;
         assert!(keys.iter().all(|&k| cluster(k) == cluster(keys[0])));
         for (i, &k) in keys[..4].iter().enumerate() {
-            tt.store(k, 0, 1, 0, 10 + i as i32, Bound::Lower);
+            tt.store(k, 0, 1, 0, 10 + i as i32, Bound::Lower, false);
         }
         assert!(keys[..4].iter().all(|&k| tt.probe_two(k).is_some()));
         // The fifth position replaces the shallowest.
-        tt.store(keys[4], 0, 1, 0, 12, Bound::Upper);
+        tt.store(keys[4], 0, 1, 0, 12, Bound::Upper, false);
         assert!(tt.probe_two(keys[0]).is_none());
         assert!(keys[1..].iter().all(|&k| tt.probe_two(k).is_some()));
         // An entry from an earlier search goes before a deeper one of this search.
         tt.new_search();
-        tt.store(keys[1], 0, 1, 0, 11, Bound::Lower);
-        tt.store(keys[3], 0, 1, 0, 13, Bound::Lower);
-        tt.store(keys[4], 0, 1, 0, 12, Bound::Upper);
-        tt.store(keys[0], 0, 1, 0, 1, Bound::Lower);
+        tt.store(keys[1], 0, 1, 0, 11, Bound::Lower, false);
+        tt.store(keys[3], 0, 1, 0, 13, Bound::Lower, false);
+        tt.store(keys[4], 0, 1, 0, 12, Bound::Upper, false);
+        tt.store(keys[0], 0, 1, 0, 1, Bound::Lower, false);
         assert!(tt.probe_two(keys[2]).is_none());
         assert!(tt.probe_two(keys[0]).is_some());
         assert_eq!(tt.hashfull(), 4);
@@ -983,8 +1032,8 @@ mod tests {
     fn one_bound_table_probe_window_is_probe() {
         let tt = TranspositionTable::new(1);
         assert_eq!(tt.bounds(), TtBounds::One);
-        tt.store(0xdead_beef, 99, 50, 20, 7, Bound::Lower);
-        tt.store(0xdead_beef, 0, 30, 20, 7, Bound::Upper);
+        tt.store(0xdead_beef, 99, 50, 20, 7, Bound::Lower, false);
+        tt.store(0xdead_beef, 0, 30, 20, 7, Bound::Upper, false);
         let e = tt.probe(0xdead_beef);
         assert_eq!(tt.probe_window(0xdead_beef, -100, 100, 3, false, 0), e);
         // One bound: the upper bound replaced the lower one (the move stays).

@@ -159,6 +159,7 @@ impl Searcher {
                 NONE_EVAL as i16,
                 depth,
                 bound,
+                true,
             );
         }
         best
@@ -292,6 +293,8 @@ impl Searcher {
         let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
         let tt_score = tt.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
         let tt_noisy = tt_move.is_some_and(is_noisy);
+        // On a PV now, or (`ttpv`) stored from one: what this node's entries say of it.
+        let tt_pv = PV || (self.features.tt_pv && tt.is_some_and(|e| e.pv));
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
             if (!PV || (self.features.pv_tt_exact && e.bound == Bound::Exact))
@@ -392,6 +395,7 @@ impl Searcher {
         if !PV && !in_check && excluded.is_none() {
             // 4a. Reverse futility pruning: far above beta at low depth.
             if self.features.rfp
+                && !tt_pv
                 && depth <= rfp_depth()
                 && eval < MATE_IN_MAX
                 && eval - rfp_margin() * depth + rfp_improving() * i32::from(improving) >= beta
@@ -504,6 +508,7 @@ impl Searcher {
                             raw_eval as i16,
                             depth - probcut_reduction() + 1,
                             Bound::Lower,
+                            tt_pv,
                         );
                         return s;
                     }
@@ -756,7 +761,7 @@ impl Searcher {
                     && (quiet || picker.stage() == Stage::BadCaptures)
                 {
                     r = self.lmr_at(depth, moves_tried);
-                    r -= i32::from(PV);
+                    r -= i32::from(tt_pv);
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
@@ -883,6 +888,7 @@ impl Searcher {
                 raw_eval.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
                 depth,
                 bound,
+                tt_pv,
             );
         }
         best_score
@@ -940,6 +946,7 @@ impl Searcher {
                     raw_eval as i16,
                     depth,
                     Bound::Lower,
+                    false,
                 );
                 return Some(s);
             }
@@ -1142,6 +1149,7 @@ impl Searcher {
             raw_eval.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16,
             0,
             bound,
+            PV || tt.is_some_and(|e| e.pv),
         );
         best_score
     }

@@ -290,10 +290,14 @@ pub struct Features {
     /// Pawn history: a quiet move's (piece, to) score per pawn structure (its key modulo
     /// 1024), added to the ordering score and updated with the butterfly history.
     pub pawn_hist: bool,
+    /// The TT keeps whether a position was on a principal variation (Stockfish's `ttPv`): a
+    /// node that is, or whose entry was, gets one ply less late move reduction than other
+    /// non-PV nodes and no reverse futility pruning.
+    pub tt_pv: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 41] = [
+pub const FEATURE_NAMES: [&str; 42] = [
     "nmp",
     "rfp",
     "razoring",
@@ -335,6 +339,7 @@ pub const FEATURE_NAMES: [&str; 41] = [
     "evalhist",
     "cutoffcnt",
     "pawnhist",
+    "ttpv",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -415,6 +420,7 @@ impl Features {
             eval_hist: true,
             cutoff_cnt: true,
             pawn_hist: true,
+            tt_pv: true,
         }
     }
 
@@ -465,6 +471,7 @@ impl Features {
             eval_hist: false,
             cutoff_cnt: false,
             pawn_hist: false,
+            tt_pv: false,
         }
     }
 
@@ -521,6 +528,7 @@ impl Features {
             "evalhist" => &mut self.eval_hist,
             "cutoffcnt" => &mut self.cutoff_cnt,
             "pawnhist" => &mut self.pawn_hist,
+            "ttpv" => &mut self.tt_pv,
             _ => return None,
         })
     }

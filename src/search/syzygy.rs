@@ -195,6 +195,7 @@ impl Searcher {
                 NONE_EVAL as i16,
                 (depth + TB_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1),
                 bound,
+                false,
             );
             return TbProbe::Cutoff(score);
         }
