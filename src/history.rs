@@ -91,6 +91,9 @@ pub struct CorrKeys {
     pub pawn: Option<u64>,
     /// [`Position::non_pawn_key`] of White and of Black.
     pub non_pawn: Option<[u64; 2]>,
+    /// The moves 2 plies back and 1 ply back (`contcorr`): the continuation correction
+    /// history's row and column.
+    pub cont: Option<(ContKey, ContKey)>,
 }
 
 impl CorrKeys {
@@ -100,13 +103,14 @@ impl CorrKeys {
         CorrKeys {
             pawn: pawn.then(|| pos.pawn_key()),
             non_pawn: non_pawn.then(|| [Color::White, Color::Black].map(|c| pos.non_pawn_key(c))),
+            cont: None,
         }
     }
 
     /// Whether any table is used.
     #[inline]
     pub fn any(&self) -> bool {
-        self.pawn.is_some() || self.non_pawn.is_some()
+        self.pawn.is_some() || self.non_pawn.is_some() || self.cont.is_some()
     }
 }
 
@@ -164,6 +168,9 @@ pub struct History {
     /// Non-pawn correction history: row 2·(side to move) + colour, column that colour's
     /// [`Position::non_pawn_key`] modulo [`CORRHIST_SIZE`].
     non_pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
+    /// Continuation correction history (`contcorr`): row the (piece, to) of the move 2 plies
+    /// back, column that of the move 1 ply back (pieces carry their colour, so no side row).
+    cont_corr: Box<[[i16; 12 * 64]]>,
 }
 
 impl Default for History {
@@ -177,6 +184,7 @@ impl Default for History {
             counter: Box::new([[None; 64]; 12]),
             pawn_corr: vec![[0; CORRHIST_SIZE]; 2].into_boxed_slice(),
             non_pawn_corr: vec![[0; CORRHIST_SIZE]; 4].into_boxed_slice(),
+            cont_corr: vec![[0; 12 * 64]; 12 * 64].into_boxed_slice(),
         }
     }
 }
@@ -313,6 +321,9 @@ impl History {
                 sum += self.non_pawn_corr[2 * u + c][corr_index(k)] as i32;
             }
         }
+        if let Some((k2, k1)) = keys.cont {
+            sum += self.cont_corr[k2.0 as usize][k1.0 as usize] as i32;
+        }
         sum / CORRHIST_GRAIN
     }
 
@@ -335,6 +346,10 @@ impl History {
                 let e = &mut self.non_pawn_corr[2 * u + c][corr_index(k)];
                 corr_towards(e, *e as i32 + g, w);
             }
+        }
+        if let Some((k2, k1)) = keys.cont {
+            let e = &mut self.cont_corr[k2.0 as usize][k1.0 as usize];
+            corr_towards(e, *e as i32 + g, w);
         }
     }
 }
@@ -546,9 +561,14 @@ mod random_tests {
                 }
             };
             let (pawn, white, black) = (key(), key(), key());
+            let cont = (
+                ContKey(rng.random_range(0..768)),
+                ContKey(rng.random_range(0..768)),
+            );
             let keys = CorrKeys {
                 pawn: (i % 3 != 1).then_some(pawn),
                 non_pawn: (i % 3 != 0).then_some([white, black]),
+                cont: (i % 2 == 0).then_some(cont),
             };
             // Gaps up to a mate score either way, a few huge ones included.
             let gap = if rng.random_bool(0.01) {
@@ -559,11 +579,12 @@ mod random_tests {
             let depth = rng.random_range(-2..=80);
             h.update_correction(us, &keys, gap, depth);
             let c = h.correction(us, &keys);
-            assert!(c.abs() <= 3 * CORRHIST_LIMIT, "{c}");
+            assert!(c.abs() <= 4 * CORRHIST_LIMIT, "{c}");
         }
         let in_corr_bounds = |v: &i16| (-CORRHIST_MAX..=CORRHIST_MAX).contains(&(*v as i32));
         assert!(h.pawn_corr.iter().flatten().all(in_corr_bounds));
         assert!(h.non_pawn_corr.iter().flatten().all(in_corr_bounds));
+        assert!(h.cont_corr.iter().flatten().all(in_corr_bounds));
         // The hot entries were pushed hard both ways: somewhere they came near a bound.
         let hot_max = hot
             .iter()
@@ -582,6 +603,7 @@ mod random_tests {
         let pawn_only = CorrKeys {
             pawn: Some(0x1234_5678_9abc_def0),
             non_pawn: None,
+            cont: None,
         };
         for _ in 0..2000 {
             let gap = 40 - h.correction(Color::White, &pawn_only);
@@ -598,6 +620,7 @@ mod random_tests {
         let both = CorrKeys {
             pawn: Some(7),
             non_pawn: Some([11, 13]),
+            cont: Some((ContKey(5), ContKey(700))),
         };
         for _ in 0..5000 {
             let gap = 90 - h.correction(Color::White, &both);

@@ -196,6 +196,22 @@ impl Searcher {
         (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
     }
 
+    /// The correction-history keys of `pos` at `ply` for the tables that are on: pawn and
+    /// non-pawn structure, and (`contcorr`) the moves two plies and one ply back when both
+    /// were real moves.
+    #[inline]
+    fn corr_keys(&self, pos: &Position, ply: usize) -> CorrKeys {
+        let mut keys = CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn);
+        if self.features.cont_corr && ply >= 2 {
+            let key = |back: usize| {
+                let f = &self.stack[ply - back];
+                Some(ContKey::new(f.piece?, f.mv?))
+            };
+            keys.cont = key(2).zip(key(1));
+        }
+        keys
+    }
+
     /// Whether a table entry searched to `entry_depth` may answer for a search to `depth`:
     /// exactly that depth, or (with `ttdeeper`, the engine's setting) any deeper one. Pure
     /// mode keeps it exact so that every driver searches the same tree.
@@ -330,7 +346,7 @@ impl Searcher {
         let corr_keys = if in_check || excluded.is_some() {
             CorrKeys::default()
         } else {
-            CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn)
+            self.corr_keys(pos, ply)
         };
         let raw_eval;
         let static_eval;
@@ -865,6 +881,13 @@ impl Searcher {
 
         // Step 9. Store the result (within the tablebase bounds of step 2b), and learn the gap
         // between it and the static eval.
+        if self.features.fh_blend
+            && best_score >= beta
+            && best_score.abs() < TB_WIN_IN_MAX
+            && beta.abs() < TB_WIN_IN_MAX
+        {
+            best_score = (best_score * depth + beta) / (depth + 1);
+        }
         best_score = clamp_to_tb(best_score, tb_floor, tb_ceiling);
         if excluded.is_none() {
             let bound = bound_of(best_score, old_alpha, beta, true);
@@ -1082,16 +1105,35 @@ impl Searcher {
             };
             // With `corrqs` the stand pat is corrected as the main search's static eval is.
             stand_pat = if self.features.corr_qsearch {
-                let keys = CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn);
+                let keys = self.corr_keys(pos, ply);
                 self.corrected_eval(raw_eval, pos, &keys)
             } else {
                 raw_eval
             };
-            if stand_pat >= beta {
-                return stand_pat;
+            // The score it stands pat on: the eval, or (`qstteval`) a TT bound beyond the eval
+            // in the bound's own direction. Delta pruning below keeps reading the eval.
+            let stand = match tt {
+                Some(e) if self.features.qs_tt_eval => {
+                    let s = score_from_tt(e.score, ply);
+                    let beyond = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > stand_pat,
+                        Bound::Upper => s < stand_pat,
+                        Bound::None => false,
+                    };
+                    if beyond && s.abs() < MATE_IN_MAX {
+                        s
+                    } else {
+                        stand_pat
+                    }
+                }
+                _ => stand_pat,
+            };
+            if stand >= beta {
+                return stand;
             }
-            alpha = alpha.max(stand_pat);
-            best_score = stand_pat;
+            alpha = alpha.max(stand);
+            best_score = stand;
         }
 
         let mut picker = MovePicker::new_qsearch(pos, tt_move, self.features.capt_history);
@@ -1140,6 +1182,9 @@ impl Searcher {
         }
         if in_check && searched == 0 {
             return -MATE + ply as i32;
+        }
+        if self.features.fh_blend && best_score >= beta && best_score.abs() < TB_WIN_IN_MAX {
+            best_score = (best_score + beta) / 2;
         }
         let bound = bound_of(best_score, old_alpha, beta, PV);
         self.tt.store(

@@ -294,10 +294,22 @@ pub struct Features {
     /// node that is, or whose entry was, gets one ply less late move reduction than other
     /// non-PV nodes and no reverse futility pruning.
     pub tt_pv: bool,
+    /// Continuation correction history: a correction table indexed by the (piece, to) of the
+    /// moves two plies and one ply back, added to the pawn and non-pawn corrections.
+    pub cont_corr: bool,
+    /// A fail-high score is pulled toward beta: in the node search by depth,
+    /// `(score · depth + beta) / (depth + 1)`, in quiescence half way, `(score + beta) / 2`
+    /// (not for mate or tablebase scores), so that one lucky deep line does not lift the
+    /// bound the parent and the TT see.
+    pub fh_blend: bool,
+    /// Quiescence stands pat on the TT score instead of the static eval when the entry's
+    /// bound says the true value lies beyond the eval in that direction (a lower bound above
+    /// it, an upper bound below it, or an exact score), as the main search refines its eval.
+    pub qs_tt_eval: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 42] = [
+pub const FEATURE_NAMES: [&str; 45] = [
     "nmp",
     "rfp",
     "razoring",
@@ -340,6 +352,9 @@ pub const FEATURE_NAMES: [&str; 42] = [
     "cutoffcnt",
     "pawnhist",
     "ttpv",
+    "contcorr",
+    "fhblend",
+    "qstteval",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -350,7 +365,7 @@ pub const FEATURE_NAMES: [&str; 42] = [
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
 /// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 15] = [
+pub const OFF_BY_DEFAULT: [&str; 18] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -366,6 +381,9 @@ pub const OFF_BY_DEFAULT: [&str; 15] = [
     "fiftyscale",
     "cutoffcnt",
     "pawnhist",
+    "contcorr",
+    "fhblend",
+    "qstteval",
 ];
 
 impl Default for Features {
@@ -421,6 +439,9 @@ impl Features {
             cutoff_cnt: true,
             pawn_hist: true,
             tt_pv: true,
+            cont_corr: true,
+            fh_blend: true,
+            qs_tt_eval: true,
         }
     }
 
@@ -472,6 +493,9 @@ impl Features {
             cutoff_cnt: false,
             pawn_hist: false,
             tt_pv: false,
+            cont_corr: false,
+            fh_blend: false,
+            qs_tt_eval: false,
         }
     }
 
@@ -529,6 +553,9 @@ impl Features {
             "cutoffcnt" => &mut self.cutoff_cnt,
             "pawnhist" => &mut self.pawn_hist,
             "ttpv" => &mut self.tt_pv,
+            "contcorr" => &mut self.cont_corr,
+            "fhblend" => &mut self.fh_blend,
+            "qstteval" => &mut self.qs_tt_eval,
             _ => return None,
         })
     }
