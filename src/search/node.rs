@@ -778,6 +778,10 @@ impl Searcher {
                 {
                     r = self.lmr_at(depth, moves_tried);
                     r -= i32::from(tt_pv);
+                    if tt_pv && self.features.tt_pv_lmr {
+                        r -= i32::from(tt_score > alpha);
+                        r -= i32::from(tt.is_some_and(|e| e.depth as i32 >= depth));
+                    }
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);

@@ -306,10 +306,14 @@ pub struct Features {
     /// bound says the true value lies beyond the eval in that direction (a lower bound above
     /// it, an upper bound below it, or an exact score), as the main search refines its eval.
     pub qs_tt_eval: bool,
+    /// With `ttpv`, a PV-flagged node's late moves are reduced up to two plies less again:
+    /// one when its TT score is above alpha, one when its TT entry is at least as deep as
+    /// the node (Stockfish 16's `ttPv` reduction).
+    pub tt_pv_lmr: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 45] = [
+pub const FEATURE_NAMES: [&str; 46] = [
     "nmp",
     "rfp",
     "razoring",
@@ -355,6 +359,7 @@ pub const FEATURE_NAMES: [&str; 45] = [
     "contcorr",
     "fhblend",
     "qstteval",
+    "ttpvlmr",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -365,7 +370,7 @@ pub const FEATURE_NAMES: [&str; 45] = [
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
 /// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 18] = [
+pub const OFF_BY_DEFAULT: [&str; 19] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -384,6 +389,7 @@ pub const OFF_BY_DEFAULT: [&str; 18] = [
     "contcorr",
     "fhblend",
     "qstteval",
+    "ttpvlmr",
 ];
 
 impl Default for Features {
@@ -442,6 +448,7 @@ impl Features {
             cont_corr: true,
             fh_blend: true,
             qs_tt_eval: true,
+            tt_pv_lmr: true,
         }
     }
 
@@ -496,6 +503,7 @@ impl Features {
             cont_corr: false,
             fh_blend: false,
             qs_tt_eval: false,
+            tt_pv_lmr: false,
         }
     }
 
@@ -556,6 +564,7 @@ impl Features {
             "contcorr" => &mut self.cont_corr,
             "fhblend" => &mut self.fh_blend,
             "qstteval" => &mut self.qs_tt_eval,
+            "ttpvlmr" => &mut self.tt_pv_lmr,
             _ => return None,
         })
     }
