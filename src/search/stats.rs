@@ -369,7 +369,9 @@ pub const FEATURE_NAMES: [&str; 46] = [
 /// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
 /// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
-/// the cutoff count in LMR and pawn history: level at 10,000 nodes a move.
+/// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
+/// correction history, fail-high blending, the TT bound as stand pat and the stronger `ttpv`
+/// reduction: level at 20,000 nodes a move.
 pub const OFF_BY_DEFAULT: [&str; 19] = [
     "etc",
     "mtdpv",
