@@ -786,6 +786,11 @@ impl Searcher {
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
                     r -= hist_plies;
+                    r -= i32::from(
+                        self.features.lmr_killer
+                            && quiet
+                            && (killers.contains(&Some(m)) || counter == Some(m)),
+                    );
                     r += i32::from(self.features.tt_capture && quiet && tt_noisy);
                     r += i32::from(self.features.cutoff_cnt && self.stack[ply + 1].cutoffs > 3);
                     r = r.clamp(0, new_depth - 1);

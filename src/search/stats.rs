@@ -310,10 +310,13 @@ pub struct Features {
     /// one when its TT score is above alpha, one when its TT entry is at least as deep as
     /// the node (Stockfish 16's `ttPv` reduction).
     pub tt_pv_lmr: bool,
+    /// Late move reductions take a ply off a quiet move that is a killer or the counter move
+    /// (as Ethereal does).
+    pub lmr_killer: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 46] = [
+pub const FEATURE_NAMES: [&str; 47] = [
     "nmp",
     "rfp",
     "razoring",
@@ -360,6 +363,7 @@ pub const FEATURE_NAMES: [&str; 46] = [
     "fhblend",
     "qstteval",
     "ttpvlmr",
+    "lmrkiller",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -370,9 +374,9 @@ pub const FEATURE_NAMES: [&str; 46] = [
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
 /// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
-/// correction history, fail-high blending, the TT bound as stand pat and the stronger `ttpv`
-/// reduction: level at 20,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 19] = [
+/// correction history, fail-high blending, the TT bound as stand pat, the stronger `ttpv`
+/// reduction and less LMR for killers: level at 20,000 nodes a move.
+pub const OFF_BY_DEFAULT: [&str; 20] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -392,6 +396,7 @@ pub const OFF_BY_DEFAULT: [&str; 19] = [
     "fhblend",
     "qstteval",
     "ttpvlmr",
+    "lmrkiller",
 ];
 
 impl Default for Features {
@@ -451,6 +456,7 @@ impl Features {
             fh_blend: true,
             qs_tt_eval: true,
             tt_pv_lmr: true,
+            lmr_killer: true,
         }
     }
 
@@ -506,6 +512,7 @@ impl Features {
             fh_blend: false,
             qs_tt_eval: false,
             tt_pv_lmr: false,
+            lmr_killer: false,
         }
     }
 
@@ -567,6 +574,7 @@ impl Features {
             "fhblend" => &mut self.fh_blend,
             "qstteval" => &mut self.qs_tt_eval,
             "ttpvlmr" => &mut self.tt_pv_lmr,
+            "lmrkiller" => &mut self.lmr_killer,
             _ => return None,
         })
     }
