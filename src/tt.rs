@@ -666,24 +666,24 @@ impl TranspositionTable {
             self.store_two(key, mv, score, eval, depth, bound);
             return;
         }
-        self.store_one(key, mv, score, eval, depth, bound, pv);
+        self.store_one(
+            key,
+            TtEntry {
+                mv,
+                score,
+                eval,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                age: self.age(),
+                pv,
+            },
+        );
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// [`Self::store`] in a one-bound table: `e` carries the current generation.
     #[inline]
-    fn store_one(
-        &self,
-        key: u64,
-        mv: u16,
-        score: i16,
-        eval: i16,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-    ) {
+    fn store_one(&self, key: u64, mut e: TtEntry) {
         let cluster = self.cluster(key);
-        let age = self.age();
-        let depth = depth.clamp(0, 255) as u8;
         let mut victim = &cluster.slots[0];
         let mut victim_worth = i32::MAX;
         let mut old: Option<TtEntry> = None;
@@ -702,34 +702,24 @@ impl TranspositionTable {
                 old = Some(TtEntry::unpack(data));
                 break;
             }
-            let e = TtEntry::unpack(data);
-            let age_diff = (age as i32 - e.age as i32) & AGE_MASK as i32;
-            let worth = e.depth as i32 - 8 * age_diff;
+            let o = TtEntry::unpack(data);
+            let age_diff = (e.age as i32 - o.age as i32) & AGE_MASK as i32;
+            let worth = o.depth as i32 - 8 * age_diff;
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = s;
             }
         }
-        let mut mv = mv;
         if let Some(o) = old {
             // Keep a deeper result of the same position from this search unless the new one
             // is exact; keep the old move when the new result has none.
-            if bound != Bound::Exact && o.age == age && (depth as i32) + 3 < o.depth as i32 {
+            if e.bound != Bound::Exact && o.age == e.age && (e.depth as i32) + 3 < o.depth as i32 {
                 return;
             }
-            if mv == 0 {
-                mv = o.mv;
+            if e.mv == 0 {
+                e.mv = o.mv;
             }
         }
-        let e = TtEntry {
-            mv,
-            score,
-            eval,
-            depth,
-            bound,
-            age,
-            pv,
-        };
         let data = e.pack();
         victim.data.store(data, Ordering::Relaxed);
         victim.check.store(key ^ data, Ordering::Relaxed);
