@@ -888,8 +888,8 @@ impl Searcher {
             };
         }
 
-        // Step 9. Store the result (within the tablebase bounds of step 2b), and learn the gap
-        // between it and the static eval.
+        // Step 9. Store the result (with `fhblend` a fail high pulled toward beta; within the
+        // tablebase bounds of step 2b), and learn the gap between it and the static eval.
         if self.features.fh_blend
             && best_score >= beta
             && best_score.abs() < TB_WIN_IN_MAX
