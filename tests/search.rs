@@ -240,3 +240,48 @@ fn bench_is_repeatable() {
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 0);
 }
+
+/// Every switch that is off by default is wired into the search: turning it on changes the
+/// node count of a fixed-depth search on at least one of a few positions (a switch whose
+/// condition is implied by others, and so can never act, fails here). The `MTDf` driver's
+/// switches shape that driver only and are left out.
+#[test]
+fn every_off_switch_changes_the_search() {
+    let fens = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 30 9",
+        "6k1/5pp1/1p5p/p1rR4/P1P5/1P4P1/5P1P/6K1 b - - 12 34",
+    ];
+    let nodes = |features: nullwindow::search::Features| -> Vec<u64> {
+        let opts = SearchOptions {
+            features,
+            ..Default::default()
+        };
+        fens.iter()
+            .map(|fen| {
+                let pos = Position::from_fen(fen, false).unwrap();
+                Searcher::new(16)
+                    .search(
+                        &pos,
+                        &depth(9),
+                        &opts,
+                        &SearchControl::default(),
+                        &mut SilentReporter,
+                    )
+                    .nodes
+            })
+            .collect()
+    };
+    let base = nodes(nullwindow::search::Features::default());
+    for name in nullwindow::search::OFF_BY_DEFAULT {
+        if name.starts_with("mtd") {
+            continue;
+        }
+        let f = nullwindow::search::Features::parse(&format!("default +{name}")).unwrap();
+        assert_ne!(
+            nodes(f),
+            base,
+            "+{name} searches the same tree as the default"
+        );
+    }
+}

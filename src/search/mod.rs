@@ -32,7 +32,7 @@ use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
 pub use smp::ThreadPool;
-pub use stats::{Features, SearchStats};
+pub use stats::{Features, OFF_BY_DEFAULT, SearchStats};
 pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
 /// Deepest ply the search reaches (stack and PV sizes).
@@ -281,6 +281,9 @@ struct Frame {
     threats: Bitboard,
     /// Beta cutoffs of the nodes at this ply since the grandparent's node began (`cutoffcnt`).
     cutoffs: u32,
+    /// The late move reduction of the move being searched from this ply (0 outside its
+    /// reduced search), read by the child as its prior reduction (`hindsight`).
+    reduction: i32,
 }
 
 /// The network's evaluation is clamped to this, well inside the mate scores.

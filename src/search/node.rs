@@ -17,6 +17,11 @@ use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 const EVAL_HIST_SCALE: i32 = 12;
 const EVAL_HIST_MAX: i32 = 1600;
 
+/// `hindsight`: a reduced node whose two static evals (its own and its parent's, each from its
+/// mover's view) sum above this is quiet for both sides and loses a further ply (Stockfish 17
+/// uses 175 to 200 centipawns of its own scale).
+const HINDSIGHT_MARGIN: i32 = 175;
+
 /// The history bonus of a quiet move by the static evals before it (`before`, its mover's
 /// view) and after it (`after`, the opponent's view): positive when the move left the
 /// opponent worse off than the mover's eval said, `−12·(before + after)` within ±1600.
@@ -402,6 +407,23 @@ impl Searcher {
                 && self.stack[ply - 2].eval != NONE_EVAL
                 && static_eval > self.stack[ply - 2].eval
         };
+        // Hindsight: the reduction of the move into this node, judged now that both sides'
+        // static evals are known.
+        if self.features.hindsight
+            && ply >= 1
+            && excluded.is_none()
+            && static_eval != NONE_EVAL
+            && self.stack[ply - 1].eval != NONE_EVAL
+        {
+            let prior_r = self.stack[ply - 1].reduction;
+            let both = static_eval + self.stack[ply - 1].eval;
+            if prior_r >= 3 && both <= 2 {
+                depth += 1;
+            }
+            if prior_r >= 1 && depth >= 2 && both > HINDSIGHT_MARGIN {
+                depth -= 1;
+            }
+        }
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 1].excluded = None;
         self.stack[ply + 1].double_ext = self.stack[ply].double_ext;
@@ -795,6 +817,7 @@ impl Searcher {
                     r += i32::from(self.features.cutoff_cnt && self.stack[ply + 1].cutoffs > 3);
                     r = r.clamp(0, new_depth - 1);
                 }
+                self.stack[ply].reduction = r;
                 let mut s = -self.negamax::<false>(
                     pos,
                     new_depth - r,
@@ -804,6 +827,7 @@ impl Searcher {
                     true,
                     ctl,
                 );
+                self.stack[ply].reduction = 0;
                 let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
                     if self.features.lmr_deeper {
@@ -912,6 +936,9 @@ impl Searcher {
             {
                 self.history
                     .update_correction(us, &corr_keys, best_score - static_eval, depth);
+            }
+            if self.features.fail_bonus && bound == Bound::Upper {
+                self.reward_prior_quiet(!us, ply, depth);
             }
             self.tt.store(
                 key,
@@ -1032,6 +1059,23 @@ impl Searcher {
         if let Some((pm, pp)) = prev {
             self.history.set_counter(pp, pm, m);
         }
+    }
+
+    /// A fail low: the opponent's quiet move into this node refuted every reply, so it gets
+    /// the history bonus of a cutoff at this depth (butterfly and continuation rows of its own
+    /// node, `ply − 1`).
+    fn reward_prior_quiet(&mut self, them: Color, ply: usize, depth: i32) {
+        if ply == 0 || !self.features.history {
+            return;
+        }
+        let Some(pm) = self.stack[ply - 1].mv.filter(|m| !is_noisy(*m)) else {
+            return;
+        };
+        let b = bonus(depth);
+        self.history
+            .update(them, pm, self.stack[ply - 1].threats, b);
+        let cont = self.cont_context(ply - 1);
+        self.history.update_cont(&cont, them, pm, b);
     }
 
     /// Capture history after a cutoff: bonus to the noisy move that cut (if it is one), malus

@@ -313,10 +313,19 @@ pub struct Features {
     /// Late move reductions take a ply off a quiet move that is a killer or the counter move
     /// (as Ethereal does).
     pub lmr_killer: bool,
+    /// A node that fails low rewards the opponent's quiet move that led to it (butterfly and
+    /// continuation history, as Stockfish rewards the prior counter move): that move refuted
+    /// every reply.
+    pub fail_bonus: bool,
+    /// Hindsight depth: a node reached by a move reduced three plies or more is searched a ply
+    /// deeper unless the opponent's position got worse; one reached by any reduction is
+    /// searched a ply shallower when both sides' static evals say the position is quiet for
+    /// both (their sum above `HINDSIGHT_MARGIN`): Stockfish 17's `priorReduction`.
+    pub hindsight: bool,
 }
 
 /// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 47] = [
+pub const FEATURE_NAMES: [&str; 49] = [
     "nmp",
     "rfp",
     "razoring",
@@ -364,6 +373,8 @@ pub const FEATURE_NAMES: [&str; 47] = [
     "qstteval",
     "ttpvlmr",
     "lmrkiller",
+    "failbonus",
+    "hindsight",
 ];
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
@@ -376,7 +387,7 @@ pub const FEATURE_NAMES: [&str; 47] = [
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
 /// correction history, fail-high blending, the TT bound as stand pat, the stronger `ttpv`
 /// reduction and less LMR for killers: level at 20,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 20] = [
+pub const OFF_BY_DEFAULT: [&str; 22] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -397,6 +408,8 @@ pub const OFF_BY_DEFAULT: [&str; 20] = [
     "qstteval",
     "ttpvlmr",
     "lmrkiller",
+    "failbonus",
+    "hindsight",
 ];
 
 impl Default for Features {
@@ -457,6 +470,8 @@ impl Features {
             qs_tt_eval: true,
             tt_pv_lmr: true,
             lmr_killer: true,
+            fail_bonus: true,
+            hindsight: true,
         }
     }
 
@@ -513,6 +528,8 @@ impl Features {
             qs_tt_eval: false,
             tt_pv_lmr: false,
             lmr_killer: false,
+            fail_bonus: false,
+            hindsight: false,
         }
     }
 
@@ -575,6 +592,8 @@ impl Features {
             "qstteval" => &mut self.qs_tt_eval,
             "ttpvlmr" => &mut self.tt_pv_lmr,
             "lmrkiller" => &mut self.lmr_killer,
+            "failbonus" => &mut self.fail_bonus,
+            "hindsight" => &mut self.hindsight,
             _ => return None,
         })
     }
