@@ -387,7 +387,7 @@ pub const FEATURE_NAMES: [&str; 49] = [
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
 /// correction history, fail-high blending, the TT bound as stand pat, the stronger `ttpv`
 /// reduction and less LMR for killers: level at 20,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 22] = [
+pub const OFF_BY_DEFAULT: [&str; 21] = [
     "etc",
     "mtdpv",
     "capthist",
@@ -409,7 +409,6 @@ pub const OFF_BY_DEFAULT: [&str; 22] = [
     "ttpvlmr",
     "lmrkiller",
     "failbonus",
-    "hindsight",
 ];
 
 impl Default for Features {
