@@ -101,13 +101,12 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build (docs/nnue.md, "Data segments"): seed 7, nw-g5's self-play with the
-# search of Bench 1958892 (6bcd423 on). gen6 (seed 6) is made by builds of Bench 1877200 (e.g.
-# 2124b42, e58ac5b): `make datagen DATAGEN_SEED=6` with one of those builds continues it.
-# Closed: gen5 (seed 5, Bench 2407143), gen4 (seed 4, nw-g4's self-play, Bench 2461690), gen3
-# (seed 3, hand-crafted evaluation, Bench 2539302) at 27,248 games, gen2 (seed 2, Bench
-# 2435828) at 7,456.
-DATAGEN_SEED ?= 7
+# The segment of this build (docs/nnue.md, "Data segments"): seed 8, nw-g5's self-play with the
+# search of Bench 2009774 (8e68c27 on). Closed: gen7 (seed 7, Bench 1958892) at 841 games, gen6
+# (seed 6, Bench 1877200) at 2,339 games, gen5 (seed 5, Bench 2407143), gen4 (seed 4, nw-g4's
+# self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302) at 27,248
+# games, gen2 (seed 2, Bench 2435828) at 7,456.
+DATAGEN_SEED ?= 8
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
