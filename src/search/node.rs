@@ -392,8 +392,7 @@ impl Searcher {
             && static_eval != NONE_EVAL
             && excluded.is_none()
             && self.stack[ply - 1].eval != NONE_EVAL
-            && let Some(pm) = self.stack[ply - 1].mv
-            && !is_noisy(pm)
+            && let Some(pm) = self.prior_quiet(ply)
         {
             let b = eval_hist_bonus(self.stack[ply - 1].eval, static_eval);
             self.history
@@ -411,6 +410,7 @@ impl Searcher {
         // static evals are known.
         if self.features.hindsight
             && ply >= 1
+            && self.stack[ply - 1].reduction > 0
             && excluded.is_none()
             && static_eval != NONE_EVAL
             && self.stack[ply - 1].eval != NONE_EVAL
@@ -1061,14 +1061,22 @@ impl Searcher {
         }
     }
 
+    /// The opponent's move into the node at `ply` when it was a real, quiet move (the move
+    /// that `evalhist` and `failbonus` reward).
+    #[inline]
+    fn prior_quiet(&self, ply: usize) -> Option<Move> {
+        let f = self.stack.get(ply.checked_sub(1)?)?;
+        f.mv.filter(|m| !is_noisy(*m))
+    }
+
     /// A fail low: the opponent's quiet move into this node refuted every reply, so it gets
     /// the history bonus of a cutoff at this depth (butterfly and continuation rows of its own
     /// node, `ply − 1`).
     fn reward_prior_quiet(&mut self, them: Color, ply: usize, depth: i32) {
-        if ply == 0 || !self.features.history {
+        if !self.features.history {
             return;
         }
-        let Some(pm) = self.stack[ply - 1].mv.filter(|m| !is_noisy(*m)) else {
+        let Some(pm) = self.prior_quiet(ply) else {
             return;
         };
         let b = bonus(depth);
