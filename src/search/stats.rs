@@ -169,213 +169,215 @@ impl SearchStats {
     }
 }
 
-/// Switches for every search technique, so that each can be measured against the build
-/// without it (UCI option `SearchFeatures`) and the lab can run a "pure" search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
+/// Declares every search technique once: its field, its `SearchFeatures` name, whether the
+/// engine's default setting has it on and whether the "pure" setting does. From that one list
+/// come [`Features`], [`FEATURE_NAMES`], [`OFF_BY_DEFAULT`], [`Features::all`],
+/// [`Features::pure`] and the name lookup of [`Features::parse`].
+macro_rules! features {
+    ($( $(#[$doc:meta])* $field:ident: $name:literal, default $def:ident, pure $pure:ident; )*) => {
+        /// Switches for every search technique, so that each can be measured against the build
+        /// without it (UCI option `SearchFeatures`) and the lab can run a "pure" search.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Features {
+            $( $(#[$doc])* pub $field: bool, )*
+        }
+
+        /// Names of the switches, in the order of [`Features`].
+        pub const FEATURE_NAMES: [&str; FEATURE_COUNT] = [$($name),*];
+        const FEATURE_COUNT: usize = [$($name),*].len();
+        /// Whether the engine's default setting has each switch on, in the order of
+        /// [`FEATURE_NAMES`].
+        const DEFAULT_ON: [bool; FEATURE_COUNT] = [$(features!(@on $def)),*];
+
+        impl Features {
+            /// Every technique on.
+            pub fn all() -> Features {
+                Features { $($field: true),* }
+            }
+
+            /// The setting of Plaat et al.: move ordering and the TT, no forward pruning,
+            /// reductions or extensions (quiescence keeps its stand-pat and capture ordering
+            /// only), and TT cutoffs only from entries of exactly the needed depth, so that all
+            /// drivers search one fixed-depth tree and agree on its value (see
+            /// [`Features::tt_deeper`]).
+            pub fn pure() -> Features {
+                Features { $($field: features!(@on $pure)),* }
+            }
+
+            fn flag(&mut self, name: &str) -> Option<&mut bool> {
+                Some(match name {
+                    $($name => &mut self.$field,)*
+                    _ => return None,
+                })
+            }
+        }
+    };
+    (@on on) => { true };
+    (@on off) => { false };
+}
+
+features! {
     /// Null-move pruning.
-    pub nmp: bool,
+    nmp: "nmp", default on, pure off;
     /// Reverse futility pruning.
-    pub rfp: bool,
+    rfp: "rfp", default on, pure off;
     /// Razoring.
-    pub razoring: bool,
+    razoring: "razoring", default on, pure off;
     /// Futility pruning of quiet moves.
-    pub futility: bool,
+    futility: "futility", default on, pure off;
     /// Late move pruning.
-    pub lmp: bool,
+    lmp: "lmp", default on, pure off;
     /// SEE pruning in the main search.
-    pub see_pruning: bool,
+    see_pruning: "see", default on, pure off;
     /// Late move reductions.
-    pub lmr: bool,
+    lmr: "lmr", default on, pure off;
     /// Internal iterative reduction.
-    pub iir: bool,
+    iir: "iir", default on, pure off;
     /// ProbCut.
-    pub probcut: bool,
+    probcut: "probcut", default on, pure off;
     /// Singular extensions (with multi-cut).
-    pub singular: bool,
+    singular: "singular", default on, pure off;
     /// Check extension.
-    pub check_ext: bool,
+    check_ext: "checkext", default on, pure off;
     /// Enhanced transposition cutoffs.
-    pub etc: bool,
+    etc: "etc", default off, pure off;
     /// Killer moves.
-    pub killers: bool,
+    killers: "killers", default on, pure on;
     /// Counter moves.
-    pub counter: bool,
+    counter: "counter", default on, pure on;
     /// History heuristic.
-    pub history: bool,
+    history: "history", default on, pure on;
     /// Continuation history: quiet moves ordered (and rewarded) by the moves 1, 2 and 4
     /// plies back too.
-    pub cont_history: bool,
+    cont_history: "conthist", default on, pure on;
     /// Capture history: captures ordered by MVV-LVA plus what (piece, to, victim) earned in
     /// earlier cutoffs.
-    pub capt_history: bool,
+    capt_history: "capthist", default off, pure on;
     /// Late move reductions read the butterfly plus continuation history of a quiet move
     /// (off: the butterfly history only).
-    pub hist_lmr: bool,
+    hist_lmr: "histlmr", default off, pure off;
     /// Quiet-history pruning: late quiets with a very bad continuation history are skipped
     /// at low depth.
-    pub hist_prune: bool,
+    hist_prune: "histprune", default off, pure off;
     /// Pawn correction history: the static evaluation that pruning decisions read is
     /// corrected by what searches found beyond it in positions with the same pawn structure.
-    pub corr_hist: bool,
+    corr_hist: "corrhist", default on, pure off;
     /// Non-pawn correction history: as `corr_hist`, keyed by where each side's pieces other
     /// than pawns stand (one table per colour).
-    pub corr_non_pawn: bool,
+    corr_non_pawn: "corrnp", default on, pure off;
     /// Quiescence stands pat on the corrected static eval (of the correction tables that
     /// are on) instead of the raw one.
-    pub corr_qsearch: bool,
+    corr_qsearch: "corrqs", default on, pure off;
     /// Delta pruning in quiescence.
-    pub delta: bool,
+    delta: "delta", default on, pure off;
     /// SEE pruning of losing captures in quiescence.
-    pub qs_see: bool,
+    qs_see: "qssee", default on, pure off;
     /// TT cutoffs from entries searched deeper than needed (in quiescence: from any entry).
     /// Off, a cutoff needs an entry of exactly the depth needed (quiescence: a quiescence
     /// entry), so that every driver searches the same fixed-depth tree and finds the same
     /// value; with it, a transposition reached at a greater ply (1.e3 e6 2.e4 e5 against
     /// 1.e4 e5, king triangulations) may take a deeper result, whose value depends on which
     /// driver stored what first.
-    pub tt_deeper: bool,
+    tt_deeper: "ttdeeper", default on, pure off;
     /// LMR re-search depth: after a reduced search fails high, the re-search goes a ply
     /// deeper if the score is far above the best so far, a ply shallower if it is barely above.
-    pub lmr_deeper: bool,
+    lmr_deeper: "lmrdeeper", default off, pure off;
     /// `improving` looks four plies back when the eval two plies back is missing (in check),
     /// and counts as improving when neither exists.
-    pub improving4: bool,
+    improving4: "improving4", default off, pure off;
     /// Late move reductions reduce quiet moves a ply more when the TT move is noisy.
-    pub tt_capture: bool,
+    tt_capture: "ttcapture", default off, pure off;
     /// TT cutoffs in PV nodes too, from exact entries only (without it PV nodes never cut
     /// on the TT).
-    pub pv_tt_exact: bool,
+    pv_tt_exact: "pvttexact", default off, pure off;
     /// MTD(f) driver: the first guess of an iteration is the mean of the last two iterations'
     /// values (off: the previous iteration's value), to damp the odd/even swing.
-    pub mtd_avg: bool,
+    mtd_avg: "mtdavg", default on, pure off;
     /// MTD(f) driver: when successive passes move the same bound, the test value steps
     /// further each time (1, 2, 4, ... centipawns past the fail-soft value, `mtd_step_x100`),
     /// never past the midpoint once both bounds are known (bisection); off: Plaat's 1-cp
     /// steps from the fail-soft value.
-    pub mtd_steps: bool,
+    mtd_steps: "mtdstep", default on, pure off;
     /// MTD(f) driver: after `mtd_max_passes` null-window passes without convergence (search
     /// instability from pruning and reductions), one PVS window search between the bounds
     /// found ends the iteration.
-    pub mtd_fallback: bool,
+    mtd_fallback: "mtdfallback", default on, pure off;
     /// MTD(f) driver: each null-window pass searches the line of the best root move so far as
     /// PV nodes (as PVS treats its first line: no null move, reverse futility, razoring or
     /// ProbCut there, less reduction), the other moves as cut nodes as before.
-    pub mtd_pv: bool,
+    mtd_pv: "mtdpv", default off, pure off;
     /// Stronger negative extensions of a TT move that is not singular (the search without it
     /// reached singular beta, but not beta): two plies off when the TT score is at least beta
     /// (one in PV nodes), two at a cut node, one when the TT score is no better than what
     /// the other moves reached; off: one ply off when the TT score is at least beta.
-    pub neg_ext: bool,
+    neg_ext: "negext", default off, pure off;
     /// Triple extension: at non-PV nodes a quiet TT move whose alternatives fail far below
     /// singular beta (`se_triple_margin`) is extended three plies (counted against the
     /// double-extension limit of the path).
-    pub triple_ext: bool,
+    triple_ext: "tripleext", default off, pure off;
     /// Futility and SEE pruning of a quiet move read the depth it would be searched at after
     /// late move reductions (node depth − 1 − its reduction), not the node's depth.
-    pub lmr_prune: bool,
+    lmr_prune: "lmrprune", default off, pure off;
     /// The static evaluation shrinks toward a draw as the fifty-move counter runs:
     /// `eval · (200 − halfmove clock) / 200`, so that a search sees progress (a capture or a
     /// pawn move) as worth something and shuffling as worth less.
-    pub fifty_scale: bool,
+    fifty_scale: "fiftyscale", default off, pure off;
     /// The butterfly history keeps four tables per side, by whether the opponent attacks the
     /// move's from square and its to square (moving out of or into an attack).
-    pub threat_hist: bool,
+    threat_hist: "threathist", default on, pure off;
     /// The opponent's quiet move into this node earns butterfly history by how much it changed
     /// the static evaluation: −12·(eval before it + eval after it), within ±1600.
-    pub eval_hist: bool,
+    eval_hist: "evalhist", default on, pure off;
     /// Late move reductions reduce a ply more when the children searched so far under the
     /// parent cut more than three times (Stockfish's `cutoffCnt`).
-    pub cutoff_cnt: bool,
+    cutoff_cnt: "cutoffcnt", default off, pure off;
     /// Pawn history: a quiet move's (piece, to) score per pawn structure (its key modulo
     /// 1024), added to the ordering score and updated with the butterfly history.
-    pub pawn_hist: bool,
+    pawn_hist: "pawnhist", default off, pure off;
     /// The TT keeps whether a position was on a principal variation (Stockfish's `ttPv`): a
     /// node that is, or whose entry was, gets one ply less late move reduction than other
     /// non-PV nodes and no reverse futility pruning.
-    pub tt_pv: bool,
+    tt_pv: "ttpv", default on, pure off;
     /// Continuation correction history: a correction table indexed by the (piece, to) of the
     /// moves two plies and one ply back, added to the pawn and non-pawn corrections.
-    pub cont_corr: bool,
+    cont_corr: "contcorr", default off, pure off;
     /// A fail-high score is pulled toward beta: in the node search by depth,
     /// `(score · depth + beta) / (depth + 1)`, in quiescence half way, `(score + beta) / 2`
     /// (not for mate or tablebase scores), so that one lucky deep line does not lift the
     /// bound the parent and the TT see.
-    pub fh_blend: bool,
+    fh_blend: "fhblend", default off, pure off;
     /// Quiescence stands pat on the TT score instead of the static eval when the entry's
     /// bound says the true value lies beyond the eval in that direction (a lower bound above
     /// it, an upper bound below it, or an exact score), as the main search refines its eval.
-    pub qs_tt_eval: bool,
+    qs_tt_eval: "qstteval", default off, pure off;
     /// With `ttpv`, a PV-flagged node's late moves are reduced up to two plies less again:
     /// one when its TT score is above alpha, one when its TT entry is at least as deep as
     /// the node (Stockfish 16's `ttPv` reduction).
-    pub tt_pv_lmr: bool,
+    tt_pv_lmr: "ttpvlmr", default off, pure off;
     /// Late move reductions take a ply off a quiet move that is a killer or the counter move
     /// (as Ethereal does).
-    pub lmr_killer: bool,
+    lmr_killer: "lmrkiller", default off, pure off;
     /// A node that fails low rewards the opponent's quiet move that led to it (butterfly and
     /// continuation history, as Stockfish rewards the prior counter move): that move refuted
     /// every reply.
-    pub fail_bonus: bool,
+    fail_bonus: "failbonus", default off, pure off;
     /// Hindsight depth: a node reached by a move reduced three plies or more is searched a ply
     /// deeper unless the opponent's position got worse; one reached by any reduction is
     /// searched a ply shallower when both sides' static evals say the position is quiet for
     /// both (their sum above `HINDSIGHT_MARGIN`): Stockfish 17's `priorReduction`.
-    pub hindsight: bool,
+    hindsight: "hindsight", default on, pure off;
 }
 
-/// Names of the switches, in the order of [`Features`].
-pub const FEATURE_NAMES: [&str; 49] = [
-    "nmp",
-    "rfp",
-    "razoring",
-    "futility",
-    "lmp",
-    "see",
-    "lmr",
-    "iir",
-    "probcut",
-    "singular",
-    "checkext",
-    "etc",
-    "killers",
-    "counter",
-    "history",
-    "conthist",
-    "capthist",
-    "histlmr",
-    "histprune",
-    "corrhist",
-    "corrnp",
-    "corrqs",
-    "delta",
-    "qssee",
-    "ttdeeper",
-    "lmrdeeper",
-    "improving4",
-    "ttcapture",
-    "pvttexact",
-    "mtdavg",
-    "mtdstep",
-    "mtdfallback",
-    "mtdpv",
-    "negext",
-    "tripleext",
-    "lmrprune",
-    "fiftyscale",
-    "threathist",
-    "evalhist",
-    "cutoffcnt",
-    "pawnhist",
-    "ttpv",
-    "contcorr",
-    "fhblend",
-    "qstteval",
-    "ttpvlmr",
-    "lmrkiller",
-    "failbonus",
-    "hindsight",
-];
+const OFF_COUNT: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < FEATURE_COUNT {
+        if !DEFAULT_ON[i] {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
 /// games measured a loss with them or no gain; every run is in the README's technique table
@@ -386,30 +388,20 @@ pub const FEATURE_NAMES: [&str; 49] = [
 /// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
 /// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
 /// correction history, fail-high blending, the TT bound as stand pat, the stronger `ttpv`
-/// reduction and less LMR for killers: level at 20,000 nodes a move.
-pub const OFF_BY_DEFAULT: [&str; 21] = [
-    "etc",
-    "mtdpv",
-    "capthist",
-    "histlmr",
-    "histprune",
-    "lmrdeeper",
-    "improving4",
-    "ttcapture",
-    "pvttexact",
-    "negext",
-    "tripleext",
-    "lmrprune",
-    "fiftyscale",
-    "cutoffcnt",
-    "pawnhist",
-    "contcorr",
-    "fhblend",
-    "qstteval",
-    "ttpvlmr",
-    "lmrkiller",
-    "failbonus",
-];
+/// reduction, less LMR for killers and the fail-low bonus to the prior move: level at 20,000
+/// nodes a move. Generated from the `default off` rows of the list above.
+pub const OFF_BY_DEFAULT: [&str; OFF_COUNT] = {
+    let mut off = [""; OFF_COUNT];
+    let (mut i, mut n) = (0, 0);
+    while i < FEATURE_COUNT {
+        if !DEFAULT_ON[i] {
+            off[n] = FEATURE_NAMES[i];
+            n += 1;
+        }
+        i += 1;
+    }
+    off
+};
 
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
@@ -419,119 +411,6 @@ impl Default for Features {
 }
 
 impl Features {
-    /// Every technique on.
-    pub fn all() -> Features {
-        Features {
-            nmp: true,
-            rfp: true,
-            razoring: true,
-            futility: true,
-            lmp: true,
-            see_pruning: true,
-            lmr: true,
-            iir: true,
-            probcut: true,
-            singular: true,
-            check_ext: true,
-            etc: true,
-            killers: true,
-            counter: true,
-            history: true,
-            cont_history: true,
-            capt_history: true,
-            hist_lmr: true,
-            hist_prune: true,
-            corr_hist: true,
-            corr_non_pawn: true,
-            corr_qsearch: true,
-            delta: true,
-            qs_see: true,
-            tt_deeper: true,
-            lmr_deeper: true,
-            improving4: true,
-            tt_capture: true,
-            pv_tt_exact: true,
-            mtd_avg: true,
-            mtd_steps: true,
-            mtd_fallback: true,
-            mtd_pv: true,
-            neg_ext: true,
-            triple_ext: true,
-            lmr_prune: true,
-            fifty_scale: true,
-            threat_hist: true,
-            eval_hist: true,
-            cutoff_cnt: true,
-            pawn_hist: true,
-            tt_pv: true,
-            cont_corr: true,
-            fh_blend: true,
-            qs_tt_eval: true,
-            tt_pv_lmr: true,
-            lmr_killer: true,
-            fail_bonus: true,
-            hindsight: true,
-        }
-    }
-
-    /// The setting of Plaat et al.: move ordering and the TT, no forward pruning, reductions
-    /// or extensions (quiescence keeps its stand-pat and capture ordering only), and TT
-    /// cutoffs only from entries of exactly the needed depth, so that all drivers search one
-    /// fixed-depth tree and agree on its value (see [`Features::tt_deeper`]).
-    pub fn pure() -> Features {
-        Features {
-            nmp: false,
-            rfp: false,
-            razoring: false,
-            futility: false,
-            lmp: false,
-            see_pruning: false,
-            lmr: false,
-            iir: false,
-            probcut: false,
-            singular: false,
-            check_ext: false,
-            etc: false,
-            killers: true,
-            counter: true,
-            history: true,
-            cont_history: true,
-            capt_history: true,
-            hist_lmr: false,
-            hist_prune: false,
-            corr_hist: false,
-            corr_non_pawn: false,
-            corr_qsearch: false,
-            delta: false,
-            qs_see: false,
-            tt_deeper: false,
-            lmr_deeper: false,
-            improving4: false,
-            tt_capture: false,
-            pv_tt_exact: false,
-            mtd_avg: false,
-            mtd_steps: false,
-            mtd_fallback: false,
-            mtd_pv: false,
-            neg_ext: false,
-            triple_ext: false,
-            lmr_prune: false,
-            fifty_scale: false,
-            threat_hist: false,
-            eval_hist: false,
-            cutoff_cnt: false,
-            pawn_hist: false,
-            tt_pv: false,
-            cont_corr: false,
-            fh_blend: false,
-            qs_tt_eval: false,
-            tt_pv_lmr: false,
-            lmr_killer: false,
-            fail_bonus: false,
-            hindsight: false,
-        }
-    }
-
     /// These settings with the named techniques switched off (unknown names are ignored).
     fn without(mut self, names: &[&str]) -> Features {
         for n in names {
@@ -540,61 +419,6 @@ impl Features {
             }
         }
         self
-    }
-
-    fn flag(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "nmp" => &mut self.nmp,
-            "rfp" => &mut self.rfp,
-            "razoring" => &mut self.razoring,
-            "futility" => &mut self.futility,
-            "lmp" => &mut self.lmp,
-            "see" => &mut self.see_pruning,
-            "lmr" => &mut self.lmr,
-            "iir" => &mut self.iir,
-            "probcut" => &mut self.probcut,
-            "singular" => &mut self.singular,
-            "checkext" => &mut self.check_ext,
-            "etc" => &mut self.etc,
-            "killers" => &mut self.killers,
-            "counter" => &mut self.counter,
-            "history" => &mut self.history,
-            "conthist" => &mut self.cont_history,
-            "capthist" => &mut self.capt_history,
-            "histlmr" => &mut self.hist_lmr,
-            "histprune" => &mut self.hist_prune,
-            "corrhist" => &mut self.corr_hist,
-            "corrnp" => &mut self.corr_non_pawn,
-            "corrqs" => &mut self.corr_qsearch,
-            "delta" => &mut self.delta,
-            "qssee" => &mut self.qs_see,
-            "ttdeeper" => &mut self.tt_deeper,
-            "lmrdeeper" => &mut self.lmr_deeper,
-            "improving4" => &mut self.improving4,
-            "ttcapture" => &mut self.tt_capture,
-            "pvttexact" => &mut self.pv_tt_exact,
-            "mtdavg" => &mut self.mtd_avg,
-            "mtdstep" => &mut self.mtd_steps,
-            "mtdfallback" => &mut self.mtd_fallback,
-            "mtdpv" => &mut self.mtd_pv,
-            "negext" => &mut self.neg_ext,
-            "tripleext" => &mut self.triple_ext,
-            "lmrprune" => &mut self.lmr_prune,
-            "fiftyscale" => &mut self.fifty_scale,
-            "threathist" => &mut self.threat_hist,
-            "evalhist" => &mut self.eval_hist,
-            "cutoffcnt" => &mut self.cutoff_cnt,
-            "pawnhist" => &mut self.pawn_hist,
-            "ttpv" => &mut self.tt_pv,
-            "contcorr" => &mut self.cont_corr,
-            "fhblend" => &mut self.fh_blend,
-            "qstteval" => &mut self.qs_tt_eval,
-            "ttpvlmr" => &mut self.tt_pv_lmr,
-            "lmrkiller" => &mut self.lmr_killer,
-            "failbonus" => &mut self.fail_bonus,
-            "hindsight" => &mut self.hindsight,
-            _ => return None,
-        })
     }
 
     /// Parses a spec such as `default`, `all -etc -probcut`, `pure +lmr`: a base (`default`,
@@ -670,5 +494,23 @@ mod tests {
         assert!(f.neg_ext && f.triple_ext);
         assert!(!Features::default().neg_ext && !Features::default().triple_ext);
         assert!(!Features::pure().neg_ext && !Features::pure().triple_ext);
+    }
+
+    /// The lists generated from the one declaration agree: the default setting has exactly
+    /// the switches of `OFF_BY_DEFAULT` off, and every name is known once.
+    #[test]
+    fn off_by_default_is_what_the_default_switches_off() {
+        let default = Features::default();
+        for name in FEATURE_NAMES {
+            let off = OFF_BY_DEFAULT.contains(&name);
+            let mut f = default;
+            assert_eq!(f.flag(name).map(|b| *b), Some(!off), "{name}");
+            assert_eq!(
+                FEATURE_NAMES.iter().filter(|n| **n == name).count(),
+                1,
+                "{name}"
+            );
+        }
+        assert!(OFF_BY_DEFAULT.iter().all(|n| FEATURE_NAMES.contains(n)));
     }
 }
