@@ -184,9 +184,10 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
   --epoch-nets        also write the quantised network after each epoch as NET.epochK
   --mirror            also train on each castling-less position mirrored left to right
   --init NET          start from the weights of network file NET (a net of this format with
-                      the same --hidden and --scale; dequantised) instead of random weights:
-                      a new net continues an older one on new data. NET has the same
-                      --buckets, or one bucket: its output layer is then copied into each
+                      the same --hidden; dequantised) instead of random weights: a new net
+                      continues an older one on new data. NET has the same --buckets, or one
+                      bucket: its output layer is then copied into each. A NET of another
+                      --scale has its output layer rescaled to give the same centipawns
   -h, --help          this text";
 
 /// Parses the arguments of `train`; `Ok(None)` for `--help`.
@@ -600,8 +601,9 @@ fn preflight(o: &TrainOptions) -> Result<(), String> {
     }
 }
 
-/// The model of `--init`, if given: the network file read, checked against `--hidden`,
-/// `--scale` and `--buckets`, and dequantised; a one-bucket net's output layer is copied into
+/// The model of `--init`, if given: the network file read, checked against `--hidden` and
+/// `--buckets`, and dequantised; a net of another `--scale` has its output layer rescaled (the
+/// same centipawns); a one-bucket net's output layer is copied into
 /// each of `--buckets` buckets (the same output as the net for every position).
 fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     let Some(path) = &o.init else {
@@ -615,13 +617,11 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
             net.hidden, o.hidden
         ));
     }
-    if net.scale != o.scale as i32 {
-        return Err(format!(
-            "--init {path}: scale {} but --scale is {}",
-            net.scale, o.scale
-        ));
+    if net.scale <= 0 {
+        return Err(format!("--init {path}: scale {}", net.scale));
     }
     Model::from_network(&net)
+        .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)
         .map(Some)
         .ok_or_else(|| {

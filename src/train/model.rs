@@ -158,6 +158,18 @@ impl Model {
         })
     }
 
+    /// This network for another sigmoid scale: the output layer (weights and biases) times
+    /// `old_scale / new_scale`, so that output × `new_scale` is the same evaluation in
+    /// centipawns as output × `old_scale` was.
+    pub fn rescaled(&self, old_scale: f32, new_scale: f32) -> Model {
+        let mut m = self.clone();
+        let start = self.layout().out_weights();
+        for w in &mut m.params[start..] {
+            *w *= old_scale / new_scale;
+        }
+        m
+    }
+
     /// The parameter layout.
     pub fn layout(&self) -> Layout {
         Layout {

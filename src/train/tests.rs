@@ -495,8 +495,9 @@ fn largest_move(a: &Model, b: &Model) -> f32 {
         .fold(0.0f32, f32::max)
 }
 
-/// `--init`: a run starts from the given network's (dequantised) weights; a file of another
-/// hidden size, another scale or no network at all is refused before any training.
+/// `--init`: a run starts from the given network's (dequantised) weights; a net of another
+/// scale starts with its output layer rescaled to the same centipawns; a file of another
+/// hidden size or no network at all is refused before any training.
 #[test]
 fn init_starts_from_a_network() {
     let dir = temp_dir("init");
@@ -533,10 +534,24 @@ fn init_starts_from_a_network() {
         hidden: 64,
         ..cont.clone()
     };
+    // Another scale: output × scale, the evaluation in centipawns, is kept position by
+    // position.
     let other_scale = TrainOptions {
-        scale: 300,
+        scale: 200,
         ..cont.clone()
     };
+    let rescaled = initial_model(&other_scale).expect("init").expect("a model");
+    let mut sc = Scratch::new(o.hidden);
+    for x in &s[..50] {
+        let (a, b) = (start.forward(x, &mut sc), rescaled.forward(x, &mut sc));
+        assert!((a * o.scale as f32 - b * 200.0).abs() < 1e-3, "{a} {b}");
+    }
+    assert!(
+        s[..50]
+            .iter()
+            .any(|x| start.forward(x, &mut sc).abs() > 0.01),
+        "all outputs near zero: the check above proves nothing"
+    );
     let garbage = dir.join("garbage.nnue");
     std::fs::write(&garbage, b"not a network").expect("write");
     let garbage = TrainOptions {
@@ -547,7 +562,7 @@ fn init_starts_from_a_network() {
         init: Some(dir.join("missing.nnue").to_string_lossy().into_owned()),
         ..cont
     };
-    for bad in [wider, other_scale, garbage, missing] {
+    for bad in [wider, garbage, missing] {
         let r = train(&bad, s.clone(), &mut |_| ControlFlow::Continue(()));
         assert!(r.is_err(), "accepted --init {:?}", bad.init);
         assert!(preflight(&bad).is_err());
