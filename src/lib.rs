@@ -2,7 +2,7 @@
 //!
 //! Layers, each depending only on those below it:
 //! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`, `tb`) →
-//! `position`;
+//! `position` → `movegen` (staged legal move generation on shakmaty);
 //! `uci` → `book` (Polyglot opening books, and the `book` tool that builds them) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
 //! do the tools `tune` (Texel tuning of the evaluation weights), `datagen` (self-play games
@@ -15,6 +15,7 @@ pub mod eval;
 pub mod history;
 pub mod lab;
 pub mod limits;
+pub mod movegen;
 pub mod movepick;
 pub mod nnue;
 pub mod position;

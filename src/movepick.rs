@@ -206,7 +206,7 @@ impl MovePicker {
                         self.idx = 0;
                         continue;
                     }
-                    load(&mut self.moves, &pos.legal_moves(), |m| !m.is_capture());
+                    load(&mut self.moves, &pos.quiet_moves(), |_| true);
                     let us = pos.turn();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];

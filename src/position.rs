@@ -227,10 +227,18 @@ impl Position {
         self.chess().legal_moves()
     }
 
-    /// Legal captures (including en passant; not quiet promotions).
+    /// Legal captures (including en passant; not quiet promotions), in the order of
+    /// [`Self::legal_moves`] (see [`crate::movegen`]).
     #[inline]
     pub fn capture_moves(&self) -> MoveList {
-        self.chess().capture_moves()
+        crate::movegen::captures(self.chess())
+    }
+
+    /// Legal moves that capture nothing (quiet promotions and castling included), in the
+    /// order of [`Self::legal_moves`].
+    #[inline]
+    pub fn quiet_moves(&self) -> MoveList {
+        crate::movegen::quiets(self.chess())
     }
 
     /// Whether the side to move is in check.

@@ -1,0 +1,197 @@
+//! Staged legal move generation on top of shakmaty: the captures alone and the quiet moves
+//! alone, for the move picker.
+//!
+//! shakmaty's `Chess` has no generator of a subset: its `capture_moves` is `legal_moves`
+//! filtered, so a node that searched its captures and then its quiets generated every move
+//! twice, and every quiescence node generated all of them to keep the captures. Out of check
+//! these generate each subset directly, with shakmaty's own legality rule (a pinned piece
+//! moves along its pin line; the king steps only to squares no enemy piece attacks) and **in
+//! shakmaty's order**, so that each list is exactly `legal_moves()` filtered (the search's
+//! tie-breaks, and so the bench signature, do not change). In check both fall back to the
+//! filtered `legal_moves()` (evasions are few and rare).
+
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+const PIECES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// Legal captures, en passant included (capture promotions to every piece, quiet promotions
+/// not): `pos.legal_moves()` filtered by `is_capture`, in its order.
+pub fn captures(pos: &Chess) -> MoveList {
+    let Some(king) = setup(pos) else {
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| m.is_capture());
+        return moves;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let them = pos.them();
+    // En passant first, as shakmaty generates it (already checked for a discovered check).
+    let mut moves = pos.en_passant_moves();
+    let pawns = pos.our(Role::Pawn);
+    for (offset, mask) in pawn_capture_directions(us) {
+        let caps = Bitboard(pawns.0 & mask).shift(offset) & them;
+        for to in caps & !Bitboard::BACKRANKS {
+            moves.push(normal(
+                Role::Pawn,
+                from_offset(to, offset),
+                board.role_at(to),
+                to,
+            ));
+        }
+        for to in caps & Bitboard::BACKRANKS {
+            push_promotions(&mut moves, from_offset(to, offset), to, board.role_at(to));
+        }
+    }
+    pieces(pos, them, &mut moves);
+    safe_king(pos, king, them, &mut moves);
+    retain_pinned(pos, king, &mut moves);
+    moves
+}
+
+/// Legal quiet moves (pushes, quiet promotions to every piece, castling): `pos.legal_moves()`
+/// filtered by `!is_capture`, in its order.
+pub fn quiets(pos: &Chess) -> MoveList {
+    let Some(king) = setup(pos) else {
+        let mut moves = pos.legal_moves();
+        moves.retain(|m| !m.is_capture());
+        return moves;
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let empty = !board.occupied();
+    let mut moves = MoveList::new();
+    let up = match us {
+        Color::White => 8,
+        Color::Black => -8,
+    };
+    let single = pos.our(Role::Pawn).shift(up) & empty;
+    for to in single & !Bitboard::BACKRANKS {
+        moves.push(normal(Role::Pawn, from_offset(to, up), None, to));
+    }
+    for to in single & Bitboard::BACKRANKS {
+        push_promotions(&mut moves, from_offset(to, up), to, None);
+    }
+    let fourth = match us {
+        Color::White => Bitboard(0x0000_0000_ff00_0000),
+        Color::Black => Bitboard(0x0000_00ff_0000_0000),
+    };
+    for to in single.shift(up) & empty & fourth {
+        moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
+    }
+    pieces(pos, empty, &mut moves);
+    safe_king(pos, king, empty, &mut moves);
+    for side in [
+        shakmaty::CastlingSide::KingSide,
+        shakmaty::CastlingSide::QueenSide,
+    ] {
+        moves.extend(pos.castling_moves(side));
+    }
+    retain_pinned(pos, king, &mut moves);
+    moves
+}
+
+/// The king of the side to move when it is not in check (the direct generators' case).
+#[inline]
+fn setup(pos: &Chess) -> Option<Square> {
+    let king = pos.board().king_of(pos.turn())?;
+    pos.checkers().is_empty().then_some(king)
+}
+
+/// The two capture directions of the side's pawns in shakmaty's order (west first), as a
+/// shift and the mask of pawns that may take that way (not off the board's edge).
+#[inline]
+fn pawn_capture_directions(us: Color) -> [(i32, u64); 2] {
+    match us {
+        Color::White => [(7, !FILE_A), (9, !FILE_H)],
+        Color::Black => [(-9, !FILE_A), (-7, !FILE_H)],
+    }
+}
+
+#[inline]
+fn from_offset(to: Square, offset: i32) -> Square {
+    Square::new((to as i32 - offset) as u32)
+}
+
+#[inline]
+fn normal(role: Role, from: Square, capture: Option<Role>, to: Square) -> Move {
+    Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion: None,
+    }
+}
+
+#[inline]
+fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    for promotion in PROMOTIONS {
+        moves.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(promotion),
+        });
+    }
+}
+
+/// Knight, bishop, rook and queen moves onto `target`, piece by piece.
+#[inline]
+fn pieces(pos: &Chess, target: Bitboard, moves: &mut MoveList) {
+    let board = pos.board();
+    let occupied = board.occupied();
+    for role in PIECES {
+        for from in pos.our(role) {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, occupied),
+                Role::Rook => attacks::rook_attacks(from, occupied),
+                _ => attacks::queen_attacks(from, occupied),
+            };
+            for to in reach & target {
+                moves.push(normal(role, from, board.role_at(to), to));
+            }
+        }
+    }
+}
+
+/// King steps onto `target` squares that no enemy piece attacks.
+#[inline]
+fn safe_king(pos: &Chess, king: Square, target: Bitboard, moves: &mut MoveList) {
+    let board = pos.board();
+    for to in attacks::king_attacks(king) & target {
+        if board
+            .attacks_to(to, !pos.turn(), board.occupied())
+            .is_empty()
+        {
+            moves.push(normal(Role::King, king, board.role_at(to), to));
+        }
+    }
+}
+
+/// Drops the moves of pinned pieces that leave their pin line.
+#[inline]
+fn retain_pinned(pos: &Chess, king: Square, moves: &mut MoveList) {
+    let board = pos.board();
+    let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
+    let mut blockers = Bitboard(0);
+    for sniper in snipers & pos.them() {
+        let b = attacks::between(king, sniper) & board.occupied();
+        if !b.more_than_one() {
+            blockers |= b;
+        }
+    }
+    if blockers.any() {
+        moves.retain(|m| match *m {
+            Move::Normal { from, to, .. } => {
+                !blockers.contains(from) || attacks::aligned(from, to, king)
+            }
+            _ => true,
+        });
+    }
+}

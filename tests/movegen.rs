@@ -1,0 +1,117 @@
+//! The staged generators (`Position::capture_moves`, `Position::quiet_moves`) against
+//! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
+//! the search's tie-breaks), in every position two plies deep from the perft suite and from the
+//! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
+
+use nullwindow::position::{Move, Position};
+
+fn fens(file: &str, chess960: bool, take: usize) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
+        .expect("test data");
+    text.lines()
+        .filter_map(|l| l.split(';').next())
+        .map(|f| (f.trim().to_string(), chess960))
+        .filter(|(f, _)| !f.is_empty())
+        .take(take)
+        .collect()
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    positions: usize,
+    in_check: usize,
+    en_passant: usize,
+    capture_promotions: usize,
+    quiet_promotions: usize,
+    castles: usize,
+    /// Positions where a pinned piece had a move the generators had to drop.
+    pins_dropped: usize,
+}
+
+fn check(pos: &Position, seen: &mut Seen) {
+    let legal = pos.legal_moves();
+    let caps: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
+    let quiets: Vec<Move> = legal.iter().copied().filter(|m| !m.is_capture()).collect();
+    assert_eq!(
+        pos.capture_moves().to_vec(),
+        caps,
+        "captures of {}",
+        pos.fen()
+    );
+    assert_eq!(
+        pos.quiet_moves().to_vec(),
+        quiets,
+        "quiets of {}",
+        pos.fen()
+    );
+    seen.positions += 1;
+    seen.in_check += usize::from(pos.is_check());
+    seen.en_passant += caps.iter().filter(|m| m.is_en_passant()).count();
+    seen.capture_promotions += caps.iter().filter(|m| m.is_promotion()).count();
+    seen.quiet_promotions += quiets.iter().filter(|m| m.is_promotion()).count();
+    seen.castles += quiets
+        .iter()
+        .filter(|m| matches!(m, Move::Castle { .. }))
+        .count();
+    // A pinned piece's pseudo-legal moves off the pin line are what the generators drop:
+    // count positions where some piece of ours could reach more squares unpinned.
+    if !pos.is_check() && pinned_piece_has_fewer_moves(pos) {
+        seen.pins_dropped += 1;
+    }
+}
+
+/// Whether the side to move has a piece whose legal moves are fewer than its pseudo-legal
+/// ones for a reason other than the king (a pin): a cheap witness that pins occur.
+fn pinned_piece_has_fewer_moves(pos: &Position) -> bool {
+    use nullwindow::position::{Role, attacks};
+    let board = pos.board();
+    let us = pos.turn();
+    let legal = pos.legal_moves();
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_piece(role.of(us)) {
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(from),
+                Role::Bishop => attacks::bishop_attacks(from, board.occupied()),
+                Role::Rook => attacks::rook_attacks(from, board.occupied()),
+                _ => attacks::queen_attacks(from, board.occupied()),
+            } & !board.by_color(us);
+            let n = legal.iter().filter(|m| m.from() == Some(from)).count();
+            if n < reach.count() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+fn walk(pos: &mut Position, depth: u32, seen: &mut Seen) {
+    check(pos, seen);
+    if depth == 0 {
+        return;
+    }
+    for m in pos.legal_moves() {
+        pos.make(m);
+        walk(pos, depth - 1, seen);
+        pos.unmake();
+    }
+}
+
+#[test]
+fn staged_generators_equal_the_filtered_legal_moves() {
+    let mut seen = Seen::default();
+    let mut starts = fens("perftsuite.epd", false, usize::MAX);
+    starts.extend(fens("fischer.epd", true, 60));
+    assert!(starts.len() > 150, "{}", starts.len());
+    for (fen, chess960) in &starts {
+        let mut pos = Position::from_fen(fen, *chess960).expect(fen);
+        walk(&mut pos, 2, &mut seen);
+    }
+    // Every case the generators treat apart must have come up.
+    assert!(seen.positions > 50_000, "{seen:?}");
+    assert!(seen.in_check > 1000, "{seen:?}");
+    assert!(seen.en_passant > 50, "{seen:?}");
+    assert!(seen.capture_promotions > 100, "{seen:?}");
+    assert!(seen.quiet_promotions > 100, "{seen:?}");
+    assert!(seen.castles > 1000, "{seen:?}");
+    assert!(seen.pins_dropped > 500, "{seen:?}");
+}
