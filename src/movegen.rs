@@ -18,18 +18,21 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knig
 const PIECES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Legal captures, en passant included (capture promotions to every piece, quiet promotions
-/// not): `pos.legal_moves()` filtered by `is_capture`, in its order.
-pub fn captures(pos: &Chess) -> MoveList {
+/// not): `pos.legal_moves()` filtered by `is_capture`, in its order, written over `moves`
+/// (filled in place: a returned `MoveList` is 2 KB to copy).
+pub fn captures(pos: &Chess, moves: &mut MoveList) {
+    moves.clear();
     let Some(king) = setup(pos) else {
-        let mut moves = pos.legal_moves();
-        moves.retain(|m| m.is_capture());
-        return moves;
+        moves.extend(pos.legal_moves().into_iter().filter(|m| m.is_capture()));
+        return;
     };
     let board = pos.board();
     let us = pos.turn();
     let them = pos.them();
     // En passant first, as shakmaty generates it (already checked for a discovered check).
-    let mut moves = pos.en_passant_moves();
+    if pos.maybe_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
     let pawns = pos.our(Role::Pawn);
     for (offset, mask) in pawn_capture_directions(us) {
         let caps = Bitboard(pawns.0 & mask).shift(offset) & them;
@@ -42,27 +45,25 @@ pub fn captures(pos: &Chess) -> MoveList {
             ));
         }
         for to in caps & Bitboard::BACKRANKS {
-            push_promotions(&mut moves, from_offset(to, offset), to, board.role_at(to));
+            push_promotions(moves, from_offset(to, offset), to, board.role_at(to));
         }
     }
-    pieces(pos, them, &mut moves);
-    safe_king(pos, king, them, &mut moves);
-    retain_pinned(pos, king, &mut moves);
-    moves
+    pieces(pos, them, moves);
+    safe_king(pos, king, them, moves);
+    retain_pinned(pos, king, moves);
 }
 
 /// Legal quiet moves (pushes, quiet promotions to every piece, castling): `pos.legal_moves()`
-/// filtered by `!is_capture`, in its order.
-pub fn quiets(pos: &Chess) -> MoveList {
+/// filtered by `!is_capture`, in its order, written over `moves`.
+pub fn quiets(pos: &Chess, moves: &mut MoveList) {
+    moves.clear();
     let Some(king) = setup(pos) else {
-        let mut moves = pos.legal_moves();
-        moves.retain(|m| !m.is_capture());
-        return moves;
+        moves.extend(pos.legal_moves().into_iter().filter(|m| !m.is_capture()));
+        return;
     };
     let board = pos.board();
     let us = pos.turn();
     let empty = !board.occupied();
-    let mut moves = MoveList::new();
     let up = match us {
         Color::White => 8,
         Color::Black => -8,
@@ -72,7 +73,7 @@ pub fn quiets(pos: &Chess) -> MoveList {
         moves.push(normal(Role::Pawn, from_offset(to, up), None, to));
     }
     for to in single & Bitboard::BACKRANKS {
-        push_promotions(&mut moves, from_offset(to, up), to, None);
+        push_promotions(moves, from_offset(to, up), to, None);
     }
     let fourth = match us {
         Color::White => Bitboard(0x0000_0000_ff00_0000),
@@ -81,16 +82,15 @@ pub fn quiets(pos: &Chess) -> MoveList {
     for to in single.shift(up) & empty & fourth {
         moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
     }
-    pieces(pos, empty, &mut moves);
-    safe_king(pos, king, empty, &mut moves);
+    pieces(pos, empty, moves);
+    safe_king(pos, king, empty, moves);
     for side in [
         shakmaty::CastlingSide::KingSide,
         shakmaty::CastlingSide::QueenSide,
     ] {
         moves.extend(pos.castling_moves(side));
     }
-    retain_pinned(pos, king, &mut moves);
-    moves
+    retain_pinned(pos, king, moves);
 }
 
 /// The king of the side to move when it is not in check (the direct generators' case).

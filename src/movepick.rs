@@ -162,7 +162,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures => {
-                    load(&mut self.moves, &pos.capture_moves(), |_| true);
+                    pos.gen_captures(&mut self.moves);
                     if self.qsearch {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
@@ -206,7 +206,7 @@ impl MovePicker {
                         self.idx = 0;
                         continue;
                     }
-                    load(&mut self.moves, &pos.quiet_moves(), |_| true);
+                    pos.gen_quiets(&mut self.moves);
                     let us = pos.turn();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];

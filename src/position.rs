@@ -231,14 +231,30 @@ impl Position {
     /// [`Self::legal_moves`] (see [`crate::movegen`]).
     #[inline]
     pub fn capture_moves(&self) -> MoveList {
-        crate::movegen::captures(self.chess())
+        let mut moves = MoveList::new();
+        crate::movegen::captures(self.chess(), &mut moves);
+        moves
     }
 
     /// Legal moves that capture nothing (quiet promotions and castling included), in the
     /// order of [`Self::legal_moves`].
     #[inline]
     pub fn quiet_moves(&self) -> MoveList {
-        crate::movegen::quiets(self.chess())
+        let mut moves = MoveList::new();
+        crate::movegen::quiets(self.chess(), &mut moves);
+        moves
+    }
+
+    /// [`Self::capture_moves`] written over `moves` (no 2 KB list returned and copied).
+    #[inline]
+    pub fn gen_captures(&self, moves: &mut MoveList) {
+        crate::movegen::captures(self.chess(), moves);
+    }
+
+    /// [`Self::quiet_moves`] written over `moves`.
+    #[inline]
+    pub fn gen_quiets(&self, moves: &mut MoveList) {
+        crate::movegen::quiets(self.chess(), moves);
     }
 
     /// Whether the side to move is in check.
