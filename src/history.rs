@@ -189,6 +189,31 @@ impl Default for History {
     }
 }
 
+/// The quiet-move ordering score of one node ([`History::quiet_scorer`]).
+pub struct QuietScorer<'a> {
+    history: &'a History,
+    us: Color,
+    threats: Bitboard,
+    rows: [Option<&'a ContRow>; 3],
+    weights: [i32; 3],
+    pawn: Option<&'a ContRow>,
+}
+
+impl QuietScorer<'_> {
+    /// Butterfly history plus the weighted continuation scores (in halves) plus the pawn
+    /// history of quiet move `m`.
+    #[inline]
+    pub fn score(&self, m: Move) -> i32 {
+        let (p, t) = piece_to(self.us, m);
+        let mut s = 0;
+        for (row, w) in self.rows.iter().zip(self.weights) {
+            s += row.map_or(0, |r| r[p][t] as i32) * w;
+        }
+        let pawn = self.pawn.map_or(0, |r| r[p][t] as i32);
+        self.history.score(self.us, m, self.threats) + pawn + s / 2
+    }
+}
+
 impl History {
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
@@ -254,18 +279,31 @@ impl History {
         threats: Bitboard,
         pawn_row: Option<usize>,
     ) -> i32 {
-        let c = self.cont_scores(ctx, us, m);
-        let mut s = 0;
-        let weights = [
-            conthist_weight_1(),
-            conthist_weight_2(),
-            conthist_weight_4(),
-        ];
-        for (v, w) in c.iter().zip(weights) {
-            s += v * w;
+        self.quiet_scorer(ctx, us, threats, pawn_row).score(m)
+    }
+
+    /// [`Self::quiet_score`] for the quiet moves of one node: the continuation and pawn rows
+    /// and the weights looked up once, not for every move.
+    #[inline]
+    pub fn quiet_scorer(
+        &self,
+        ctx: &ContContext,
+        us: Color,
+        threats: Bitboard,
+        pawn_row: Option<usize>,
+    ) -> QuietScorer<'_> {
+        QuietScorer {
+            history: self,
+            us,
+            threats,
+            rows: ctx.map(|k| k.map(|k| &self.cont[k.0 as usize])),
+            weights: [
+                conthist_weight_1(),
+                conthist_weight_2(),
+                conthist_weight_4(),
+            ],
+            pawn: pawn_row.map(|row| &self.pawn[row]),
         }
-        let pawn = pawn_row.map_or(0, |row| self.pawn_score(row, us, m));
-        self.score(us, m, threats) + pawn + s / 2
     }
 
     /// Adds `bonus` (negative: malus) to the continuation entries of quiet move `m` by `us`

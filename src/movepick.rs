@@ -207,7 +207,8 @@ impl MovePicker {
                         continue;
                     }
                     pos.gen_quiets(&mut self.moves);
-                    let us = pos.turn();
+                    let scorer =
+                        history.quiet_scorer(&self.cont, pos.turn(), self.threats, self.pawn_row);
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         self.scores[i] = if m.promotion() == Some(Role::Queen) {
@@ -219,7 +220,7 @@ impl MovePicker {
                         } else if Some(m) == self.counter {
                             COUNTER
                         } else {
-                            history.quiet_score(&self.cont, us, m, self.threats, self.pawn_row)
+                            scorer.score(m)
                         };
                     }
                     self.idx = 0;
