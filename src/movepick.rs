@@ -316,7 +316,9 @@ fn add_quiet_queen_promotions(pos: &Position, moves: &mut MoveList) {
     if !pos.has_pawn_on_seventh() {
         return;
     }
-    for m in pos.legal_moves() {
+    // shakmaty's `promotion_moves` generates pawn moves onto the back ranks only; filtered,
+    // the same moves in the same order as `legal_moves()` filtered.
+    for m in pos.promotion_moves() {
         if !m.is_capture() && m.promotion() == Some(Role::Queen) {
             moves.push(m);
         }

@@ -245,6 +245,13 @@ impl Position {
         moves
     }
 
+    /// Legal promotions (captures or not, to every piece), in the order of
+    /// [`Self::legal_moves`].
+    #[inline]
+    pub fn promotion_moves(&self) -> MoveList {
+        self.chess().promotion_moves()
+    }
+
     /// [`Self::capture_moves`] written over `moves` (no 2 KB list returned and copied).
     #[inline]
     pub fn gen_captures(&self, moves: &mut MoveList) {

@@ -1,4 +1,4 @@
-//! The staged generators (`Position::capture_moves`, `Position::quiet_moves`) against
+//! The staged generators (`Position::capture_moves`, `quiet_moves`, `promotion_moves`) against
 //! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
@@ -42,6 +42,13 @@ fn check(pos: &Position, seen: &mut Seen) {
         pos.quiet_moves().to_vec(),
         quiets,
         "quiets of {}",
+        pos.fen()
+    );
+    let promotions: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
+    assert_eq!(
+        pos.promotion_moves().to_vec(),
+        promotions,
+        "promotions of {}",
         pos.fen()
     );
     seen.positions += 1;
