@@ -10,7 +10,9 @@
 //! tie-breaks, and so the bench signature, do not change). In check both fall back to the
 //! filtered `legal_moves()` (evasions are few and rare).
 
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks,
+};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
@@ -22,7 +24,7 @@ const PIECES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 /// (filled in place: a returned `MoveList` is 2 KB to copy).
 pub fn captures(pos: &Chess, moves: &mut MoveList) {
     moves.clear();
-    let Some(king) = setup(pos) else {
+    let Some(king) = king_out_of_check(pos) else {
         moves.extend(pos.legal_moves().into_iter().filter(|m| m.is_capture()));
         return;
     };
@@ -57,7 +59,7 @@ pub fn captures(pos: &Chess, moves: &mut MoveList) {
 /// filtered by `!is_capture`, in its order, written over `moves`.
 pub fn quiets(pos: &Chess, moves: &mut MoveList) {
     moves.clear();
-    let Some(king) = setup(pos) else {
+    let Some(king) = king_out_of_check(pos) else {
         moves.extend(pos.legal_moves().into_iter().filter(|m| !m.is_capture()));
         return;
     };
@@ -84,10 +86,7 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
     }
     pieces(pos, empty, moves);
     safe_king(pos, king, empty, moves);
-    for side in [
-        shakmaty::CastlingSide::KingSide,
-        shakmaty::CastlingSide::QueenSide,
-    ] {
+    for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
         moves.extend(pos.castling_moves(side));
     }
     retain_pinned(pos, king, moves);
@@ -95,7 +94,7 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
 
 /// The king of the side to move when it is not in check (the direct generators' case).
 #[inline]
-fn setup(pos: &Chess) -> Option<Square> {
+fn king_out_of_check(pos: &Chess) -> Option<Square> {
     let king = pos.board().king_of(pos.turn())?;
     pos.checkers().is_empty().then_some(king)
 }
@@ -145,14 +144,9 @@ fn pieces(pos: &Chess, target: Bitboard, moves: &mut MoveList) {
     let board = pos.board();
     let occupied = board.occupied();
     for role in PIECES {
+        let piece = role.of(pos.turn());
         for from in pos.our(role) {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, occupied),
-                Role::Rook => attacks::rook_attacks(from, occupied),
-                _ => attacks::queen_attacks(from, occupied),
-            };
-            for to in reach & target {
+            for to in attacks::attacks(from, piece, occupied) & target {
                 moves.push(normal(role, from, board.role_at(to), to));
             }
         }

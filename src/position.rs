@@ -227,24 +227,6 @@ impl Position {
         self.chess().legal_moves()
     }
 
-    /// Legal captures (including en passant; not quiet promotions), in the order of
-    /// [`Self::legal_moves`] (see [`crate::movegen`]).
-    #[inline]
-    pub fn capture_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        crate::movegen::captures(self.chess(), &mut moves);
-        moves
-    }
-
-    /// Legal moves that capture nothing (quiet promotions and castling included), in the
-    /// order of [`Self::legal_moves`].
-    #[inline]
-    pub fn quiet_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        crate::movegen::quiets(self.chess(), &mut moves);
-        moves
-    }
-
     /// Legal promotions (captures or not, to every piece), in the order of
     /// [`Self::legal_moves`].
     #[inline]
@@ -252,13 +234,16 @@ impl Position {
         self.chess().promotion_moves()
     }
 
-    /// [`Self::capture_moves`] written over `moves` (no 2 KB list returned and copied).
+    /// The legal captures (en passant included; quiet promotions not), in the order of
+    /// [`Self::legal_moves`], written over `moves` (see [`crate::movegen`]; filled in place, as
+    /// a returned 2 KB list would be copied).
     #[inline]
     pub fn gen_captures(&self, moves: &mut MoveList) {
         crate::movegen::captures(self.chess(), moves);
     }
 
-    /// [`Self::quiet_moves`] written over `moves`.
+    /// The legal moves that capture nothing (quiet promotions and castling included), in the
+    /// order of [`Self::legal_moves`], written over `moves`.
     #[inline]
     pub fn gen_quiets(&self, moves: &mut MoveList) {
         crate::movegen::quiets(self.chess(), moves);

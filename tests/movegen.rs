@@ -1,9 +1,9 @@
-//! The staged generators (`Position::capture_moves`, `quiet_moves`, `promotion_moves`) against
+//! The staged generators (`Position::gen_captures`, `gen_quiets`, `promotion_moves`) against
 //! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
 
-use nullwindow::position::{Move, Position};
+use nullwindow::position::{Move, MoveList, Position};
 
 fn fens(file: &str, chess960: bool, take: usize) -> Vec<(String, bool)> {
     let text = std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
@@ -32,18 +32,11 @@ fn check(pos: &Position, seen: &mut Seen) {
     let legal = pos.legal_moves();
     let caps: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
     let quiets: Vec<Move> = legal.iter().copied().filter(|m| !m.is_capture()).collect();
-    assert_eq!(
-        pos.capture_moves().to_vec(),
-        caps,
-        "captures of {}",
-        pos.fen()
-    );
-    assert_eq!(
-        pos.quiet_moves().to_vec(),
-        quiets,
-        "quiets of {}",
-        pos.fen()
-    );
+    let mut list = MoveList::new();
+    pos.gen_captures(&mut list);
+    assert_eq!(list.to_vec(), caps, "captures of {}", pos.fen());
+    pos.gen_quiets(&mut list);
+    assert_eq!(list.to_vec(), quiets, "quiets of {}", pos.fen());
     let promotions: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
     assert_eq!(
         pos.promotion_moves().to_vec(),
@@ -76,12 +69,7 @@ fn pinned_piece_has_fewer_moves(pos: &Position) -> bool {
     let legal = pos.legal_moves();
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         for from in board.by_piece(role.of(us)) {
-            let reach = match role {
-                Role::Knight => attacks::knight_attacks(from),
-                Role::Bishop => attacks::bishop_attacks(from, board.occupied()),
-                Role::Rook => attacks::rook_attacks(from, board.occupied()),
-                _ => attacks::queen_attacks(from, board.occupied()),
-            } & !board.by_color(us);
+            let reach = attacks::attacks(from, role.of(us), board.occupied()) & !board.by_color(us);
             let n = legal.iter().filter(|m| m.from() == Some(from)).count();
             if n < reach.count() {
                 return true;
