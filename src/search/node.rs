@@ -420,7 +420,7 @@ impl Searcher {
             if prior_r >= 3 && both <= 2 {
                 depth += 1;
             }
-            if prior_r >= 1 && depth >= 2 && both > HINDSIGHT_MARGIN {
+            if depth >= 2 && both > HINDSIGHT_MARGIN {
                 depth -= 1;
             }
         }

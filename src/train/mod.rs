@@ -617,9 +617,7 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
             net.hidden, o.hidden
         ));
     }
-    if net.scale <= 0 {
-        return Err(format!("--init {path}: scale {}", net.scale));
-    }
+    // (`Network::from_bytes` refuses a scale outside 1..=100000, so the ratio is finite.)
     Model::from_network(&net)
         .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)
