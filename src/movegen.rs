@@ -9,6 +9,9 @@
 //! shakmaty's order**, so that each list is exactly `legal_moves()` filtered (the search's
 //! tie-breaks, and so the bench signature, do not change). In check both fall back to the
 //! filtered `legal_moves()` (evasions are few and rare).
+//!
+//! [`is_legal`] answers for one move (the TT move of every node) what shakmaty's `is_legal`
+//! answers by generating the legal moves of the moving role to the target square.
 
 use shakmaty::{
     Bitboard, CastlingSide, Chess, Color, Move, MoveList, Position as _, Role, Square, attacks,
@@ -92,6 +95,85 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
     retain_pinned(pos, king, moves);
 }
 
+/// Whether `m` is legal in `pos`: shakmaty's `is_legal` without its move generation, for a
+/// normal move (the same rule as the generators above: the piece stands there and reaches the
+/// square, a pinned piece stays on its pin line, the king steps only where no enemy piece
+/// attacks; in check, a move other than the king's must take a lone checker or block it).
+/// Castling and en passant ask shakmaty.
+pub fn is_legal(pos: &Chess, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return pos.is_legal(m);
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return pos.is_legal(m);
+    };
+    if board.piece_at(from) != Some(role.of(us))
+        || board.by_color(us).contains(to)
+        || board.role_at(to) != capture
+    {
+        return false;
+    }
+    if role == Role::King {
+        // The king leaves its square: a slider checking it along the line must still see
+        // through to the squares behind.
+        let occupied = board.occupied() ^ Bitboard::from_square(king);
+        return promotion.is_none()
+            && attacks::king_attacks(from).contains(to)
+            && board.attacks_to(to, !us, occupied).is_empty();
+    }
+    let checkers = pos.checkers();
+    if checkers.any() {
+        if checkers.more_than_one() {
+            return false;
+        }
+        let checker = checkers.first().expect("one checker");
+        if !(attacks::between(king, checker) | checkers).contains(to) {
+            return false;
+        }
+    }
+    let reaches = match role {
+        Role::Pawn => {
+            let last_rank = Bitboard::BACKRANKS.contains(to);
+            let promotes_right = match promotion {
+                None => !last_rank,
+                Some(p) => last_rank && p != Role::Pawn && p != Role::King,
+            };
+            promotes_right
+                && if capture.is_some() {
+                    attacks::pawn_attacks(us, from).contains(to)
+                } else {
+                    let up = match us {
+                        Color::White => 8,
+                        Color::Black => -8,
+                    };
+                    let step = from as i32 + up;
+                    let second = match us {
+                        Color::White => Bitboard(0x0000_0000_0000_ff00),
+                        Color::Black => Bitboard(0x00ff_0000_0000_0000),
+                    };
+                    to as i32 == step
+                        || (to as i32 == step + up
+                            && second.contains(from)
+                            && !board.occupied().contains(Square::new(step as u32)))
+                }
+        }
+        _ => {
+            promotion.is_none()
+                && attacks::attacks(from, role.of(us), board.occupied()).contains(to)
+        }
+    };
+    reaches && (!pinned(pos, king).contains(from) || attacks::aligned(from, to, king))
+}
+
 /// The king of the side to move when it is not in check (the direct generators' case).
 #[inline]
 fn king_out_of_check(pos: &Chess) -> Option<Square> {
@@ -167,9 +249,10 @@ fn safe_king(pos: &Chess, king: Square, target: Bitboard, moves: &mut MoveList) 
     }
 }
 
-/// Drops the moves of pinned pieces that leave their pin line.
+/// The pieces (of either side) that stand alone between `king` and an enemy slider aiming at
+/// it: ours among them may move only along that line.
 #[inline]
-fn retain_pinned(pos: &Chess, king: Square, moves: &mut MoveList) {
+fn pinned(pos: &Chess, king: Square) -> Bitboard {
     let board = pos.board();
     let snipers = (attacks::rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
@@ -180,6 +263,13 @@ fn retain_pinned(pos: &Chess, king: Square, moves: &mut MoveList) {
             blockers |= b;
         }
     }
+    blockers
+}
+
+/// Drops the moves of pinned pieces that leave their pin line.
+#[inline]
+fn retain_pinned(pos: &Chess, king: Square, moves: &mut MoveList) {
+    let blockers = pinned(pos, king);
     if blockers.any() {
         moves.retain(|m| match *m {
             Move::Normal { from, to, .. } => {

@@ -310,7 +310,7 @@ impl Position {
     /// Whether `m` is legal here.
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
-        self.chess().is_legal(m)
+        crate::movegen::is_legal(self.chess(), m)
     }
 
     /// Neither side can possibly mate (KvK, KNvK, KBvK, bishops all on one colour).

@@ -2,6 +2,8 @@
 //! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
+//! In every eighth of them and all in check, `Position::is_legal` against shakmaty's `is_legal` for every move a
+//! 16-bit TT entry can name (and some it cannot: wrong pieces, wrong captures).
 
 use nullwindow::position::{Move, MoveList, Position};
 
@@ -20,15 +22,99 @@ fn fens(file: &str, chess960: bool, take: usize) -> Vec<(String, bool)> {
 struct Seen {
     positions: usize,
     in_check: usize,
+    double_check: usize,
     en_passant: usize,
     capture_promotions: usize,
     quiet_promotions: usize,
     castles: usize,
     /// Positions where a pinned piece had a move the generators had to drop.
     pins_dropped: usize,
+    /// Candidate moves `is_legal` judged, and how many of them were legal.
+    candidates: usize,
+    candidates_legal: usize,
 }
 
-fn check(pos: &Position, seen: &mut Seen) {
+/// `Position::is_legal` must agree with shakmaty's on every move from a square of ours to any
+/// square, with the piece and capture the board shows (as a TT move is unpacked), with every
+/// promotion piece (pawn and king included), and with a wrong capture or a wrong piece.
+fn check_is_legal(pos: &Position, chess960: bool, seen: &mut Seen) {
+    use nullwindow::position::Role;
+    use shakmaty::{CastlingMode, Chess, Position as _, fen::Fen};
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    let fen: Fen = pos.fen().parse().expect("own FEN");
+    // Play reaches checks a FEN cannot prove possible (shakmaty's IMPOSSIBLE_CHECK).
+    let chess: Chess = match fen.into_position(mode) {
+        Ok(chess) => chess,
+        Err(e) => e.ignore_impossible_check().expect("own position"),
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let mut judge = |m: Move| {
+        let fast = pos.is_legal(m);
+        assert_eq!(fast, chess.is_legal(m), "{m:?} in {}", pos.fen());
+        seen.candidates += 1;
+        seen.candidates_legal += usize::from(fast);
+    };
+    for from in board.by_color(us) {
+        let role = board.role_at(from).expect("occupied");
+        for to in shakmaty::Square::ALL {
+            let capture = board.role_at(to);
+            let promotions: &[Option<Role>] = if role == Role::Pawn {
+                &[
+                    None,
+                    Some(Role::Queen),
+                    Some(Role::Knight),
+                    Some(Role::King),
+                    Some(Role::Pawn),
+                ]
+            } else {
+                &[None, Some(Role::Queen)]
+            };
+            for &promotion in promotions {
+                judge(Move::Normal {
+                    role,
+                    from,
+                    capture,
+                    to,
+                    promotion,
+                });
+            }
+            let other = if capture.is_some() {
+                None
+            } else {
+                Some(Role::Knight)
+            };
+            judge(Move::Normal {
+                role,
+                from,
+                capture: other,
+                to,
+                promotion: None,
+            });
+            let wrong = if role == Role::Bishop {
+                Role::Rook
+            } else {
+                Role::Bishop
+            };
+            judge(Move::Normal {
+                role: wrong,
+                from,
+                capture,
+                to,
+                promotion: None,
+            });
+        }
+    }
+    for m in pos.legal_moves() {
+        judge(m);
+    }
+}
+
+fn check(pos: &Position, chess960: bool, seen: &mut Seen) {
     let legal = pos.legal_moves();
     let caps: Vec<Move> = legal.iter().copied().filter(|m| m.is_capture()).collect();
     let quiets: Vec<Move> = legal.iter().copied().filter(|m| !m.is_capture()).collect();
@@ -46,6 +132,7 @@ fn check(pos: &Position, seen: &mut Seen) {
     );
     seen.positions += 1;
     seen.in_check += usize::from(pos.is_check());
+    seen.double_check += usize::from(pos.checkers().more_than_one());
     seen.en_passant += caps.iter().filter(|m| m.is_en_passant()).count();
     seen.capture_promotions += caps.iter().filter(|m| m.is_promotion()).count();
     seen.quiet_promotions += quiets.iter().filter(|m| m.is_promotion()).count();
@@ -57,6 +144,9 @@ fn check(pos: &Position, seen: &mut Seen) {
     // count positions where some piece of ours could reach more squares unpinned.
     if !pos.is_check() && pinned_piece_has_fewer_moves(pos) {
         seen.pins_dropped += 1;
+    }
+    if seen.positions.is_multiple_of(8) || pos.is_check() {
+        check_is_legal(pos, chess960, seen);
     }
 }
 
@@ -79,14 +169,14 @@ fn pinned_piece_has_fewer_moves(pos: &Position) -> bool {
     false
 }
 
-fn walk(pos: &mut Position, depth: u32, seen: &mut Seen) {
-    check(pos, seen);
+fn walk(pos: &mut Position, chess960: bool, depth: u32, seen: &mut Seen) {
+    check(pos, chess960, seen);
     if depth == 0 {
         return;
     }
     for m in pos.legal_moves() {
         pos.make(m);
-        walk(pos, depth - 1, seen);
+        walk(pos, chess960, depth - 1, seen);
         pos.unmake();
     }
 }
@@ -97,9 +187,16 @@ fn staged_generators_equal_the_filtered_legal_moves() {
     let mut starts = fens("perftsuite.epd", false, usize::MAX);
     starts.extend(fens("fischer.epd", true, 60));
     assert!(starts.len() > 150, "{}", starts.len());
+    // Double checks (rare in the suite) where a piece or pawn could take or block one checker.
+    for fen in [
+        "k3r3/8/8/8/1R6/5n2/6P1/3QK3 w - - 0 1",
+        "3qk3/6p1/5N2/1r6/8/8/8/K3R3 b - - 0 1",
+    ] {
+        starts.push((fen.to_string(), false));
+    }
     for (fen, chess960) in &starts {
         let mut pos = Position::from_fen(fen, *chess960).expect(fen);
-        walk(&mut pos, 2, &mut seen);
+        walk(&mut pos, *chess960, 2, &mut seen);
     }
     // Every case the generators treat apart must have come up.
     assert!(seen.positions > 50_000, "{seen:?}");
@@ -109,4 +206,6 @@ fn staged_generators_equal_the_filtered_legal_moves() {
     assert!(seen.quiet_promotions > 100, "{seen:?}");
     assert!(seen.castles > 1000, "{seen:?}");
     assert!(seen.pins_dropped > 500, "{seen:?}");
+    assert!(seen.candidates_legal > 100_000, "{seen:?}");
+    assert!(seen.double_check >= 3, "{seen:?}");
 }
