@@ -266,9 +266,28 @@ impl Position {
     pub fn threats(&self) -> Bitboard {
         let board = self.board();
         let them = !self.turn();
-        let mut attacked = Bitboard::EMPTY;
-        for sq in board.by_color(them) {
-            attacked |= board.attacks_from(sq);
+        let occupied = board.occupied();
+        // Pawns all at once (a shift per direction, masked off the edge files first).
+        let pawns = board.by_piece(Role::Pawn.of(them)).0;
+        let (west, east) = (
+            pawns & !Bitboard::from(File::A).0,
+            pawns & !Bitboard::from(File::H).0,
+        );
+        let mut attacked = Bitboard(match them {
+            Color::White => (west << 7) | (east << 9),
+            Color::Black => (west >> 9) | (east >> 7),
+        });
+        for sq in board.by_piece(Role::Knight.of(them)) {
+            attacked |= attacks::knight_attacks(sq);
+        }
+        for sq in board.bishops_and_queens() & board.by_color(them) {
+            attacked |= attacks::bishop_attacks(sq, occupied);
+        }
+        for sq in board.rooks_and_queens() & board.by_color(them) {
+            attacked |= attacks::rook_attacks(sq, occupied);
+        }
+        for sq in board.by_piece(Role::King.of(them)) {
+            attacked |= attacks::king_attacks(sq);
         }
         attacked
     }

@@ -2,10 +2,11 @@
 //! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
+//! `Position::threats` against shakmaty's attacks piece by piece in all of them.
 //! In every eighth of them and all in check, `Position::is_legal` against shakmaty's `is_legal` for every move a
 //! 16-bit TT entry can name (and some it cannot: wrong pieces, wrong captures).
 
-use nullwindow::position::{Move, MoveList, Position};
+use nullwindow::position::{Bitboard, Move, MoveList, Position};
 
 fn fens(file: &str, chess960: bool, take: usize) -> Vec<(String, bool)> {
     let text = std::fs::read_to_string(format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR")))
@@ -130,6 +131,13 @@ fn check(pos: &Position, chess960: bool, seen: &mut Seen) {
         "promotions of {}",
         pos.fen()
     );
+    // The squares the side not to move attacks, against shakmaty's piece by piece.
+    let board = pos.board();
+    let threats = board
+        .by_color(!pos.turn())
+        .into_iter()
+        .fold(Bitboard::EMPTY, |a, sq| a | board.attacks_from(sq));
+    assert_eq!(pos.threats(), threats, "threats of {}", pos.fen());
     seen.positions += 1;
     seen.in_check += usize::from(pos.is_check());
     seen.double_check += usize::from(pos.checkers().more_than_one());
