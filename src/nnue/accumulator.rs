@@ -88,23 +88,21 @@ impl Changes {
             added: [[0; 2]; MAX_STEP_CHANGES],
             n_added: 0,
         };
-        for color in Color::ALL {
-            let (was_ours, now_ours) = (parent.by_color(color), child.by_color(color));
-            for role in Role::ALL {
-                let was = was_ours & parent.by_role(role);
-                let now = now_ours & child.by_role(role);
-                if was == now {
-                    continue;
-                }
-                let piece = Piece { color, role };
-                for sq in was & !now {
-                    *ch.removed.get_mut(ch.n_removed)? = features(piece, sq);
-                    ch.n_removed += 1;
-                }
-                for sq in now & !was {
-                    *ch.added.get_mut(ch.n_added)? = features(piece, sq);
-                    ch.n_added += 1;
-                }
+        // The squares whose piece changed: a colour or a role bitboard differs there (a
+        // Chess960 castling may swap king and rook, so colour alone would miss a square).
+        let mut changed = parent.white() ^ child.white() | parent.black() ^ child.black();
+        for role in Role::ALL {
+            changed |= parent.by_role(role) ^ child.by_role(role);
+        }
+        for sq in changed {
+            let (was, now) = (parent.piece_at(sq), child.piece_at(sq));
+            if let Some(piece) = was {
+                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq);
+                ch.n_removed += 1;
+            }
+            if let Some(piece) = now {
+                *ch.added.get_mut(ch.n_added)? = features(piece, sq);
+                ch.n_added += 1;
             }
         }
         Some(ch)
