@@ -82,6 +82,8 @@ pub struct TrainOptions {
     pub mirror: bool,
     /// Start from this network's weights (dequantised) instead of random ones.
     pub init: Option<String>,
+    /// Set the written SCALE so that the net's evaluations have this network's mean size.
+    pub size_like: Option<String>,
 }
 
 impl Default for TrainOptions {
@@ -108,6 +110,7 @@ impl Default for TrainOptions {
             epoch_nets: false,
             mirror: false,
             init: None,
+            size_like: None,
         }
     }
 }
@@ -188,6 +191,11 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       continues an older one on new data. NET has the same --buckets, or one
                       bucket: its output layer is then copied into each. A NET of another
                       --scale has its output layer rescaled to give the same centipawns
+  --size-like NET     write the new net with the SCALE (its header's centipawns per unit of
+                      output) that gives its evaluations NET's mean size over up to 100,000
+                      of the positions (NET may have any hidden size): a continuation trained
+                      on search scores tends to evaluate larger than its parent, and the
+                      search's margins are set for the parent's size (see docs/nnue.md)
   -h, --help          this text";
 
 /// Parses the arguments of `train`; `Ok(None)` for `--help`.
@@ -265,6 +273,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
             "--threads" => o.threads = int(1, 1024)? as usize,
             "--checkpoint-dir" => o.checkpoint_dir = Some(v),
             "--init" => o.init = Some(v),
+            "--size-like" => o.size_like = Some(v),
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
     }
@@ -323,6 +332,15 @@ pub enum Progress {
     },
     /// An epoch is finished.
     Epoch(EpochReport),
+    /// The trained net was sized by `--size-like` (mean |evaluation| in centipawns).
+    Sized {
+        /// The new net's at `--scale`.
+        ours: f64,
+        /// The reference net's.
+        theirs: f64,
+        /// The SCALE written.
+        scale: u32,
+    },
 }
 
 /// A worker's buffers: its slice of the batch (copied together, so that the random reads of
@@ -579,6 +597,7 @@ fn preflight(o: &TrainOptions) -> Result<(), String> {
     if !o.resume {
         initial_model(o)?;
     }
+    size_reference(o)?;
     let Some(dir) = o.checkpoint_dir.as_deref().map(Path::new) else {
         return Ok(());
     };
@@ -631,6 +650,40 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         })
 }
 
+/// The model of `--size-like`, if given, its output in units of `--scale` (rescaled from its
+/// own SCALE, so that the same centipawns compare).
+fn size_reference(o: &TrainOptions) -> Result<Option<Model>, String> {
+    let Some(path) = &o.size_like else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("--size-like {path}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("--size-like {path}: {e}"))?;
+    Ok(Some(
+        Model::from_network(&net).rescaled(net.scale as f32, o.scale as f32),
+    ))
+}
+
+/// Mean |output| of `model` over `samples` (0 for none).
+pub fn mean_abs_output(model: &Model, samples: &[Sample]) -> f64 {
+    let mut scratch = Scratch::new(model.hidden);
+    let sum: f64 = samples
+        .iter()
+        .map(|s| model.forward(s, &mut scratch).abs() as f64)
+        .sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The SCALE that gives `model`'s evaluations (now `scale` centipawns per unit) the mean size
+/// of `reference`'s (in the same units) over `probe`, within the header's range 1..=100000.
+pub fn matched_scale(model: &Model, reference: &Model, probe: &[Sample], scale: u32) -> u32 {
+    let ours = mean_abs_output(model, probe);
+    let theirs = mean_abs_output(reference, probe);
+    if ours <= 0.0 || !ours.is_finite() || !theirs.is_finite() {
+        return scale;
+    }
+    (scale as f64 * theirs / ours).round().clamp(1.0, 100_000.0) as u32
+}
+
 /// The error of a resume with options other than the checkpoint's.
 fn other_options(path: &Path, theirs: &str, ours: &str) -> String {
     format!(
@@ -659,8 +712,28 @@ pub fn run(
     if samples.is_empty() {
         return Err("the data files hold no positions".into());
     }
+    // Up to 100,000 positions spread over the data, kept to size the new net by.
+    let probe: Vec<Sample> = match o.size_like {
+        Some(_) => {
+            let step = samples.len().div_ceil(100_000).max(1);
+            samples.iter().step_by(step).cloned().collect()
+        }
+        None => Vec::new(),
+    };
     let model = train(o, samples, progress)?;
-    write_net(&o.out, &model, o.scale)?;
+    let scale = match size_reference(o)? {
+        Some(reference) => {
+            let scale = matched_scale(&model, &reference, &probe, o.scale);
+            let _ = progress(&Progress::Sized {
+                ours: mean_abs_output(&model, &probe) * o.scale as f64,
+                theirs: mean_abs_output(&reference, &probe) * o.scale as f64,
+                scale,
+            });
+            scale
+        }
+        None => o.scale,
+    };
+    write_net(&o.out, &model, scale)?;
     Ok(model)
 }
 
@@ -694,6 +767,17 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
                          bit-identical to an uninterrupted one"
                     );
                 }
+            }
+            Progress::Sized {
+                ours,
+                theirs,
+                scale,
+            } => {
+                println!(
+                    "size: mean |eval| {ours:.1} cp at SCALE {}, {theirs:.1} cp for --size-like: \
+                     written with SCALE {scale}",
+                    o.scale
+                );
             }
             Progress::Epoch(r) => {
                 let val = r

@@ -366,7 +366,7 @@ fn resume_check(buckets: usize) {
         match p {
             Progress::Resumed { epoch, .. } => resumed_at = Some(*epoch),
             Progress::Epoch(_) => left += 1,
-            Progress::Data { .. } => {}
+            Progress::Data { .. } | Progress::Sized { .. } => {}
         }
         ControlFlow::Continue(())
     })
@@ -645,5 +645,91 @@ fn init_spreads_a_one_bucket_net_over_the_buckets() {
         let e = preflight(&bad).unwrap_err();
         assert!(e.contains("8 output buckets"), "{e}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--size-like`: the written net's SCALE gives its evaluations the reference net's mean size
+/// (a reference of another hidden size and SCALE included); without it the SCALE is
+/// `--scale`; a reference that does not load stops the run before the data is read.
+#[test]
+fn size_like_matches_the_mean_evaluation_of_a_reference() {
+    let dir = temp_dir("size-like");
+    let data = dir.join("d.bin").to_string_lossy().into_owned();
+    write_file(&data, &records(800, 9)).expect("write");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let base = TrainOptions {
+        data: vec![data.clone()],
+        epochs: 3,
+        ..small_options()
+    };
+    let quiet = &mut |_: &Progress| ControlFlow::Continue(());
+    // The reference: a net of another hidden size, written with SCALE 700.
+    let reference = run(
+        &TrainOptions {
+            out: path("ref.nnue"),
+            hidden: 16,
+            scale: 700,
+            ..base.clone()
+        },
+        quiet,
+    )
+    .expect("reference");
+    let plain = run(
+        &TrainOptions {
+            out: path("plain.nnue"),
+            ..base.clone()
+        },
+        quiet,
+    )
+    .expect("plain");
+    let read = |p: &str| Network::from_bytes(&std::fs::read(p).expect("read")).expect("net");
+    assert_eq!(read(&path("plain.nnue")).scale, 400);
+    let sized = TrainOptions {
+        out: path("sized.nnue"),
+        size_like: Some(path("ref.nnue")),
+        ..base.clone()
+    };
+    let mut reported = None;
+    let model = run(&sized, &mut |p| {
+        if let Progress::Sized { scale, .. } = p {
+            reported = Some(*scale);
+        }
+        ControlFlow::Continue(())
+    })
+    .expect("sized");
+    assert_eq!(
+        model.params, plain.params,
+        "--size-like changed the training"
+    );
+    let net = read(&path("sized.nnue"));
+    assert_eq!(Some(net.scale as u32), reported);
+    assert_ne!(
+        net.scale, 400,
+        "the sizes were equal by chance: the test proves nothing"
+    );
+    // Mean |evaluation| in centipawns over the data: the sized net's is the reference's.
+    let records = records(800, 9);
+    let mean = |n: &Network| {
+        records
+            .iter()
+            .map(|r| {
+                let pos = Position::from_fen(&r.fen(), false).expect("record");
+                n.evaluate_board(pos.board(), pos.turn()).abs() as f64
+            })
+            .sum::<f64>()
+            / records.len() as f64
+    };
+    let (ours, theirs) = (mean(&net), mean(&read(&path("ref.nnue"))));
+    assert!(
+        (ours - theirs).abs() < 0.02 * theirs + 1.0,
+        "sized net {ours:.1} cp, reference {theirs:.1} cp"
+    );
+    drop(reference);
+    let missing = TrainOptions {
+        size_like: Some(path("missing.nnue")),
+        ..sized
+    };
+    assert!(run(&missing, quiet).is_err());
+    assert!(preflight(&missing).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
