@@ -111,7 +111,7 @@ DATA_DIR ?= data
 # 4, nw-g4's self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302)
 # at 27,248 games, gen2 (seed 2, Bench 2435828) at 7,456. Without the book (a clone without
 # ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old openings).
-DATAGEN_SEED ?= 9
+DATAGEN_SEED ?= 10
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -124,18 +124,22 @@ datagen: build
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --random-plies $(DATAGEN_RANDOM_PLIES) \
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g5 (docs/nnue.md): nw-g4's weights
-# (nets/nw-g4.nnue) trained on all of gen3 (closed at 27,248 games, 75,703,104 bytes; seed 3,
-# hand-crafted evaluation, Bench 2539302 builds, e.g. 88eae39) and the first 14,020 games of gen4
-# (seed 4, NNUE self-play with nw-g4, Bench 2461690 builds, e.g. 935458b): `head -c 40522912
-# gen4.bin > gen4-14020.bin`. A datagen run is reproducible for a seed and a thread count. (nw-g4:
-# nw-g3 trained on the first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first
-# 14,852; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; its data
-# are lost, the nets are in nets/.)
-TRAIN_DATA ?= $(DATA_DIR)/gen3.bin,$(DATA_DIR)/gen4-14020.bin
-TRAIN_INIT ?= nets/nw-g4.nnue
+# The defaults are the settings of the embedded net nw-g6 (docs/nnue.md): nw-g5's weights
+# (nets/nw-g5.nnue) trained on nw-g5's own self-play: all of gen5 (seed 5, Bench 2407143), gen6
+# (seed 6, Bench 1877200), gen7 (seed 7, Bench 1958892), gen8 (seed 8, Bench 2009774) and the
+# first 7,610 games of gen9 (seed 9, Bench 2009774, book openings): `head -c 22446368 gen9.bin >
+# gen9-7610.bin`; written with the SCALE that gives it nw-g5's mean evaluation size
+# (TRAIN_SIZE_LIKE). A datagen run is reproducible for a seed and a thread count. (nw-g5: nw-g4
+# on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248 games) and the first
+# 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4: nw-g3 on the first
+# 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first 14,852; nw-g2: gen1 + the
+# first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4 are lost, the nets are in
+# nets/.)
+TRAIN_DATA ?= $(DATA_DIR)/gen5.bin,$(DATA_DIR)/gen6.bin,$(DATA_DIR)/gen7.bin,$(DATA_DIR)/gen8.bin,$(DATA_DIR)/gen9-7610.bin
+TRAIN_INIT ?= nets/nw-g5.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g5.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g5 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g6 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
@@ -149,7 +153,8 @@ NET_NAME ?= trained.nnue
 train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
-		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) --out nets/$(NET_NAME)
+		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) \
+		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out nets/$(NET_NAME)
 
 lint:
 	$(CARGO) fmt --check
