@@ -664,7 +664,7 @@ fn size_reference(o: &TrainOptions) -> Result<Option<Model>, String> {
 }
 
 /// Mean |output| of `model` over `samples` (0 for none).
-pub fn mean_abs_output(model: &Model, samples: &[Sample]) -> f64 {
+fn mean_abs_output(model: &Model, samples: &[Sample]) -> f64 {
     let mut scratch = Scratch::new(model.hidden);
     let sum: f64 = samples
         .iter()
@@ -675,7 +675,7 @@ pub fn mean_abs_output(model: &Model, samples: &[Sample]) -> f64 {
 
 /// The SCALE that gives `model`'s evaluations (now `scale` centipawns per unit) the mean size
 /// of `reference`'s (in the same units) over `probe`, within the header's range 1..=100000.
-pub fn matched_scale(model: &Model, reference: &Model, probe: &[Sample], scale: u32) -> u32 {
+fn matched_scale(model: &Model, reference: &Model, probe: &[Sample], scale: u32) -> u32 {
     let ours = mean_abs_output(model, probe);
     let theirs = mean_abs_output(reference, probe);
     if ours <= 0.0 || !ours.is_finite() || !theirs.is_finite() {

@@ -664,7 +664,7 @@ fn size_like_matches_the_mean_evaluation_of_a_reference() {
     };
     let quiet = &mut |_: &Progress| ControlFlow::Continue(());
     // The reference: a net of another hidden size, written with SCALE 700.
-    let reference = run(
+    run(
         &TrainOptions {
             out: path("ref.nnue"),
             hidden: 16,
@@ -724,7 +724,6 @@ fn size_like_matches_the_mean_evaluation_of_a_reference() {
         (ours - theirs).abs() < 0.02 * theirs + 1.0,
         "sized net {ours:.1} cp, reference {theirs:.1} cp"
     );
-    drop(reference);
     let missing = TrainOptions {
         size_like: Some(path("missing.nnue")),
         ..sized
