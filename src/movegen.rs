@@ -69,10 +69,7 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
     let board = pos.board();
     let us = pos.turn();
     let empty = !board.occupied();
-    let up = match us {
-        Color::White => 8,
-        Color::Black => -8,
-    };
+    let up = pawn_push(us);
     let single = pos.our(Role::Pawn).shift(up) & empty;
     for to in single & !Bitboard::BACKRANKS {
         moves.push(normal(Role::Pawn, from_offset(to, up), None, to));
@@ -80,11 +77,7 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
     for to in single & Bitboard::BACKRANKS {
         push_promotions(moves, from_offset(to, up), to, None);
     }
-    let fourth = match us {
-        Color::White => Bitboard(0x0000_0000_ff00_0000),
-        Color::Black => Bitboard(0x0000_00ff_0000_0000),
-    };
-    for to in single.shift(up) & empty & fourth {
+    for to in single.shift(up) & empty & double_push_rank(us) {
         moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
     }
     pieces(pos, empty, moves);
@@ -151,18 +144,13 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
                 && if capture.is_some() {
                     attacks::pawn_attacks(us, from).contains(to)
                 } else {
-                    let up = match us {
-                        Color::White => 8,
-                        Color::Black => -8,
-                    };
+                    // One step, or two from the home rank over an empty square (the rule of
+                    // `quiets`).
+                    let up = pawn_push(us);
                     let step = from as i32 + up;
-                    let second = match us {
-                        Color::White => Bitboard(0x0000_0000_0000_ff00),
-                        Color::Black => Bitboard(0x00ff_0000_0000_0000),
-                    };
                     to as i32 == step
                         || (to as i32 == step + up
-                            && second.contains(from)
+                            && double_push_rank(us).contains(to)
                             && !board.occupied().contains(Square::new(step as u32)))
                 }
         }
@@ -179,6 +167,31 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
 fn king_out_of_check(pos: &Chess) -> Option<Square> {
     let king = pos.board().king_of(pos.turn())?;
     pos.checkers().is_empty().then_some(king)
+}
+
+/// The squares the pawns `pawns` of `color` attack (all of them at once).
+#[inline]
+pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let [(o1, m1), (o2, m2)] = pawn_capture_directions(color);
+    Bitboard(pawns.0 & m1).shift(o1) | Bitboard(pawns.0 & m2).shift(o2)
+}
+
+/// The square offset of a pawn step of `us`.
+#[inline]
+fn pawn_push(us: Color) -> i32 {
+    match us {
+        Color::White => 8,
+        Color::Black => -8,
+    }
+}
+
+/// The rank a pawn of `us` reaches by a double step.
+#[inline]
+fn double_push_rank(us: Color) -> Bitboard {
+    match us {
+        Color::White => Bitboard(0x0000_0000_ff00_0000),
+        Color::Black => Bitboard(0x0000_00ff_0000_0000),
+    }
 }
 
 /// The two capture directions of the side's pawns in shakmaty's order (west first), as a

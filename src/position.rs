@@ -267,16 +267,7 @@ impl Position {
         let board = self.board();
         let them = !self.turn();
         let occupied = board.occupied();
-        // Pawns all at once (a shift per direction, masked off the edge files first).
-        let pawns = board.by_piece(Role::Pawn.of(them)).0;
-        let (west, east) = (
-            pawns & !Bitboard::from(File::A).0,
-            pawns & !Bitboard::from(File::H).0,
-        );
-        let mut attacked = Bitboard(match them {
-            Color::White => (west << 7) | (east << 9),
-            Color::Black => (west >> 9) | (east >> 7),
-        });
+        let mut attacked = crate::movegen::pawn_attacks(them, board.by_piece(Role::Pawn.of(them)));
         for sq in board.by_piece(Role::Knight.of(them)) {
             attacked |= attacks::knight_attacks(sq);
         }
