@@ -3,6 +3,8 @@
 //! captures. In check: all evasions, ordered the same way. The quiescence picker yields only
 //! captures and queen promotions.
 
+use arrayvec::ArrayVec;
+
 use crate::eval::role_value;
 use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Bitboard, Move, MoveList, Position, Role};
@@ -49,7 +51,9 @@ pub struct MovePicker {
     /// Whether captures are ordered by capture history too.
     capthist: bool,
     moves: MoveList,
-    scores: [i32; 256],
+    /// The ordering score of each move of `moves` (not zeroed in advance: a 1 KB `memset` per
+    /// node was about 0.7% of the search's instructions).
+    scores: ArrayVec<i32, 256>,
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
@@ -88,7 +92,7 @@ impl MovePicker {
             cont,
             capthist,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
@@ -166,8 +170,10 @@ impl MovePicker {
                     if self.qsearch {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
+                    self.scores.clear();
                     for i in 0..self.moves.len() {
-                        self.scores[i] = self.capture_score(pos, history, self.moves[i]);
+                        let s = self.capture_score(pos, history, self.moves[i]);
+                        self.scores.push(s);
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
@@ -200,18 +206,18 @@ impl MovePicker {
                         // those (the quiet stage then yields them in one pass).
                         self.moves.clear();
                         add_quiet_queen_promotions(pos, &mut self.moves);
-                        for i in 0..self.moves.len() {
-                            self.scores[i] = QUEEN_PROMO;
-                        }
+                        self.scores.clear();
+                        self.scores.extend(self.moves.iter().map(|_| QUEEN_PROMO));
                         self.idx = 0;
                         continue;
                     }
                     pos.gen_quiets(&mut self.moves);
                     let scorer =
                         history.quiet_scorer(&self.cont, pos.turn(), self.threats, self.pawn_row);
+                    self.scores.clear();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = if m.promotion() == Some(Role::Queen) {
+                        let s = if m.promotion() == Some(Role::Queen) {
                             QUEEN_PROMO
                         } else if Some(m) == self.killers[0] {
                             KILLER_1
@@ -222,6 +228,7 @@ impl MovePicker {
                         } else {
                             scorer.score(m)
                         };
+                        self.scores.push(s);
                     }
                     self.idx = 0;
                 }
@@ -260,9 +267,10 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     load(&mut self.moves, &pos.legal_moves(), |_| true);
                     let us = pos.turn();
+                    self.scores.clear();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = if Some(m) == self.tt_move {
+                        let s = if Some(m) == self.tt_move {
                             TT_SCORE
                         } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
                             CAPTURE + self.capture_score(pos, history, m)
@@ -273,6 +281,7 @@ impl MovePicker {
                         } else {
                             history.quiet_score(&self.cont, us, m, self.threats, self.pawn_row)
                         };
+                        self.scores.push(s);
                     }
                     self.idx = 0;
                     self.stage = Stage::Evasions;
