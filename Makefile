@@ -101,17 +101,18 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build (docs/nnue.md, "Data segments"): seed 9, nw-g5's self-play with the
-# search of Bench 2009774, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
+# The segment of this build (docs/nnue.md, "Data segments"): seed 11, nw-g7's self-play with the
+# search of Bench 2072475, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
 # moves each, human openings; not UHO, the test book) and 2 or 3 random plies. The segments
-# before began 8 or 9 random plies from the start position, and a net continued on them lost
-# on UHO openings while it gained on such random ones (docs/nnue.md, "Where the games begin").
-# Closed: gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841
+# before gen9 began 8 or 9 random plies from the start position, and a net continued on them
+# lost on UHO openings while it gained on such random ones (docs/nnue.md, "Where the games
+# begin"). Closed: gen10 (seed 10, nw-g6, Bench 1830241), gen9 (seed 9, nw-g5, Bench 2009774)
+# at 8,679 games, gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841
 # games, gen6 (seed 6, Bench 1877200) at 2,339 games, gen5 (seed 5, Bench 2407143), gen4 (seed
 # 4, nw-g4's self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302)
 # at 27,248 games, gen2 (seed 2, Bench 2435828) at 7,456. Without the book (a clone without
 # ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old openings).
-DATAGEN_SEED ?= 10
+DATAGEN_SEED ?= 11
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -124,22 +125,24 @@ datagen: build
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --random-plies $(DATAGEN_RANDOM_PLIES) \
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g6 (docs/nnue.md): nw-g5's weights
-# (nets/nw-g5.nnue) trained on nw-g5's own self-play: all of gen5 (seed 5, Bench 2407143), gen6
-# (seed 6, Bench 1877200), gen7 (seed 7, Bench 1958892), gen8 (seed 8, Bench 2009774) and the
-# first 7,610 games of gen9 (seed 9, Bench 2009774, book openings): `head -c 22446368 gen9.bin >
-# gen9-7610.bin`; written with the SCALE that gives it nw-g5's mean evaluation size
-# (TRAIN_SIZE_LIKE). A datagen run is reproducible for a seed and a thread count. (nw-g5: nw-g4
-# on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248 games) and the first
-# 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4: nw-g3 on the first
-# 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first 14,852; nw-g2: gen1 + the
-# first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4 are lost, the nets are in
-# nets/.)
-TRAIN_DATA ?= $(DATA_DIR)/gen5.bin,$(DATA_DIR)/gen6.bin,$(DATA_DIR)/gen7.bin,$(DATA_DIR)/gen8.bin,$(DATA_DIR)/gen9-7610.bin
-TRAIN_INIT ?= nets/nw-g5.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g5.nnue
+# The defaults are the settings of the embedded net nw-g7 (docs/nnue.md): nw-g6's weights
+# (nets/nw-g6.nnue) trained on the self-play of nw-g5 and nw-g6: all of gen5 (seed 5, Bench
+# 2407143), gen6 (seed 6, Bench 1877200), gen7 (seed 7, Bench 1958892), gen8 (seed 8, Bench
+# 2009774), gen9 (seed 9, Bench 2009774, book openings, 8,679 games) and the first 17,922 games
+# of gen10 (seed 10, nw-g6, Bench 1830241, book openings): `head -c 51701984 gen10.bin >
+# gen10-17922.bin`; written with the SCALE that gives it nw-g6's mean evaluation size
+# (TRAIN_SIZE_LIKE). A datagen run is reproducible for a seed and a thread count. (nw-g6: nw-g5
+# on gen5 - gen8 and the first 7,610 games of gen9, `head -c 22446368`, sized like nw-g5; nw-g5:
+# nw-g4 on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248 games) and the
+# first 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4: nw-g3 on the
+# first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first 14,852; nw-g2: gen1 +
+# the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4 are lost, the nets
+# are in nets/.)
+TRAIN_DATA ?= $(DATA_DIR)/gen5.bin,$(DATA_DIR)/gen6.bin,$(DATA_DIR)/gen7.bin,$(DATA_DIR)/gen8.bin,$(DATA_DIR)/gen9.bin,$(DATA_DIR)/gen10-17922.bin
+TRAIN_INIT ?= nets/nw-g6.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g6.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g6 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g7 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
