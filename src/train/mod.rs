@@ -187,8 +187,10 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
   --epoch-nets        also write the quantised network after each epoch as NET.epochK
   --mirror            also train on each castling-less position mirrored left to right
   --init NET          start from the weights of network file NET (a net of this format with
-                      the same --hidden; dequantised) instead of random weights: a new net
-                      continues an older one on new data. NET has the same --buckets, or one
+                      the same --hidden or a smaller one; dequantised) instead of random
+                      weights: a new net continues an older one on new data. A narrower NET
+                      is widened: the added neurons start with small random feature weights
+                      and zero output weights (the same output as NET). NET has the same --buckets, or one
                       bucket: its output layer is then copied into each. A NET of another
                       --scale has its output layer rescaled to give the same centipawns
   --size-like NET     write the new net with the SCALE (its header's centipawns per unit of
@@ -620,6 +622,9 @@ fn preflight(o: &TrainOptions) -> Result<(), String> {
     }
 }
 
+/// Mixed into `--seed` for the feature weights of the neurons a wider run adds to its `--init`.
+const WIDEN_SEED: u64 = 0x5749_4445_4e45_4421;
+
 /// The model of `--init`, if given: the network file read, checked against `--hidden` and
 /// `--buckets`, and dequantised; a net of another `--scale` has its output layer rescaled (the
 /// same centipawns); a one-bucket net's output layer is copied into
@@ -630,14 +635,18 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     };
     let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
-    if net.hidden != o.hidden {
+    // New neurons of a wider run draw their feature weights from a generator of their own,
+    // so that the run's shuffles stay those of `--seed`.
+    let mut rng = Rng::new(o.seed ^ WIDEN_SEED);
+    let Some(model) = Model::from_network(&net).widened(o.hidden, &mut rng) else {
         return Err(format!(
-            "--init {path}: hidden size {} but --hidden is {}",
+            "--init {path}: hidden size {} but --hidden is {} (a net can start a run of its \
+             own hidden size or a wider one)",
             net.hidden, o.hidden
         ));
-    }
+    };
     // (`Network::from_bytes` refuses a scale outside 1..=100000, so the ratio is finite.)
-    Model::from_network(&net)
+    model
         .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)
         .map(Some)

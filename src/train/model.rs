@@ -158,6 +158,48 @@ impl Model {
         })
     }
 
+    /// This network with `hidden` ≥ its hidden size: the old neurons keep their weights, each
+    /// new one gets feature weights uniform in `±FT_INIT`, a zero bias and zero output weights,
+    /// so the output is this network's for every position and training can put the new
+    /// neurons to use (a wider net continuing a narrower one). `None` if `hidden` is smaller
+    /// or not a multiple of 16.
+    pub fn widened(&self, hidden: usize, rng: &mut Rng) -> Option<Model> {
+        if hidden < self.hidden || !hidden.is_multiple_of(LANES) {
+            return None;
+        }
+        let (old, new) = (
+            self.layout(),
+            Layout {
+                n: hidden,
+                buckets: self.buckets,
+            },
+        );
+        let (n, p) = (self.hidden, &self.params);
+        let mut params = vec![0.0; new.size()];
+        for f in 0..INPUTS {
+            let row = &mut params[f * hidden..(f + 1) * hidden];
+            row[..n].copy_from_slice(&p[f * n..(f + 1) * n]);
+            for w in &mut row[n..] {
+                *w = rng.uniform(-FT_INIT, FT_INIT);
+            }
+        }
+        params[new.ft_bias()..new.ft_bias() + n]
+            .copy_from_slice(&p[old.ft_bias()..old.out_weights()]);
+        for b in 0..self.buckets {
+            let (from, to) = (old.bucket_weights(b), new.bucket_weights(b));
+            // Each bucket's weights are the side to move's half, then the other side's.
+            params[to.start..to.start + n].copy_from_slice(&p[from.start..from.start + n]);
+            params[to.start + hidden..to.start + hidden + n]
+                .copy_from_slice(&p[from.start + n..from.end]);
+        }
+        params[new.out_bias()..].copy_from_slice(&p[old.out_bias()..]);
+        Some(Model {
+            hidden,
+            buckets: self.buckets,
+            params,
+        })
+    }
+
     /// This network for another sigmoid scale: the output layer (weights and biases) times
     /// `old_scale / new_scale`, so that output × `new_scale` is the same evaluation in
     /// centipawns as output × `old_scale` was.

@@ -496,7 +496,7 @@ fn largest_move(a: &Model, b: &Model) -> f32 {
 }
 
 /// `--init`: a run starts from the given network's (dequantised) weights; a net of another
-/// scale starts with its output layer rescaled to the same centipawns; a file of another
+/// scale starts with its output layer rescaled to the same centipawns; a file of a larger
 /// hidden size or no network at all is refused before any training.
 #[test]
 fn init_starts_from_a_network() {
@@ -530,8 +530,8 @@ fn init_starts_from_a_network() {
     );
     assert!(fresh.params != after.params, "--init changed nothing");
 
-    let wider = TrainOptions {
-        hidden: 64,
+    let narrower = TrainOptions {
+        hidden: 16,
         ..cont.clone()
     };
     // Another scale: output × scale, the evaluation in centipawns, is kept position by
@@ -562,11 +562,58 @@ fn init_starts_from_a_network() {
         init: Some(dir.join("missing.nnue").to_string_lossy().into_owned()),
         ..cont
     };
-    for bad in [wider, garbage, missing] {
+    for bad in [narrower, garbage, missing] {
         let r = train(&bad, s.clone(), &mut |_| ControlFlow::Continue(()));
         assert!(r.is_err(), "accepted --init {:?}", bad.init);
         assert!(preflight(&bad).is_err());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--init` from a narrower net: the run starts with the net's neurons and new ones whose
+/// output weights are zero, so the float output is the net's on every position, the new
+/// neurons' feature weights are not all zero (they can learn), and training moves them.
+#[test]
+fn init_widens_a_narrower_net() {
+    let dir = temp_dir("init-wider");
+    let o = TrainOptions {
+        epochs: 2,
+        ..small_options()
+    };
+    let s = samples(&records(400, 7), &o);
+    let (model, _) = train_collect(&o, s.clone());
+    let path = dir.join("narrow.nnue").to_string_lossy().into_owned();
+    let narrow = Model::from_network(&write_and_read(&path, &model, o.scale));
+    let wide = TrainOptions {
+        hidden: 64,
+        init: Some(path),
+        ..o.clone()
+    };
+    let start = initial_model(&wide).expect("init").expect("a model");
+    assert_eq!(
+        (start.hidden, start.params.len()),
+        (64, start.layout().size())
+    );
+    let (mut a, mut b) = (Scratch::new(32), Scratch::new(64));
+    for x in &s[..100] {
+        let (n, w) = (narrow.forward(x, &mut a), start.forward(x, &mut b));
+        assert!((n - w).abs() < 1e-6, "{n} {w}");
+    }
+    assert!(
+        s[..100]
+            .iter()
+            .any(|x| narrow.forward(x, &mut a).abs() > 0.01)
+    );
+    let l = start.layout();
+    let new_neuron = |m: &Model| {
+        (0..768)
+            .map(|f| m.params[f * 64 + 40])
+            .collect::<Vec<f32>>()
+    };
+    assert!(new_neuron(&start).iter().any(|&w| w != 0.0));
+    let (after, _) = train_collect(&wide, s.clone());
+    assert_ne!(new_neuron(&after), new_neuron(&start));
+    assert_ne!(after.params[l.bucket_weights(0).start + 40], 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
