@@ -190,9 +190,10 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       the same --hidden or a smaller one; dequantised) instead of random
                       weights: a new net continues an older one on new data. A narrower NET
                       is widened: the added neurons start with small random feature weights
-                      and zero output weights (the same output as NET). NET has the same --buckets, or one
-                      bucket: its output layer is then copied into each. A NET of another
-                      --scale has its output layer rescaled to give the same centipawns
+                      and zero output weights (the same output as NET). NET has the same
+                      --buckets, or one bucket: its output layer is then copied into each.
+                      A NET of another --scale has its output layer rescaled to give the
+                      same centipawns
   --size-like NET     write the new net with the SCALE (its header's centipawns per unit of
                       output) that gives its evaluations NET's mean size over up to 100,000
                       of the positions (NET may have any hidden size): a continuation trained

@@ -161,9 +161,12 @@ impl Model {
     /// This network with `hidden` ≥ its hidden size: the old neurons keep their weights, each
     /// new one gets feature weights uniform in `±FT_INIT`, a zero bias and zero output weights,
     /// so the output is this network's for every position and training can put the new
-    /// neurons to use (a wider net continuing a narrower one). `None` if `hidden` is smaller
-    /// or not a multiple of 16.
+    /// neurons to use (a wider net continuing a narrower one). The same size is this network
+    /// as it is; `None` if `hidden` is smaller or not a multiple of 16.
     pub fn widened(&self, hidden: usize, rng: &mut Rng) -> Option<Model> {
+        if hidden == self.hidden {
+            return Some(self.clone());
+        }
         if hidden < self.hidden || !hidden.is_multiple_of(LANES) {
             return None;
         }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::*;
 use crate::datagen::format::{Record, Wdl, write_file};
-use crate::nnue::net::Network;
+use crate::nnue::net::{INPUTS, Network};
 use crate::position::{Color, Position, Role};
 
 /// `n` positions reached by random legal moves from the start, labelled with White's
@@ -594,7 +594,7 @@ fn init_widens_a_narrower_net() {
         (start.hidden, start.params.len()),
         (64, start.layout().size())
     );
-    let (mut a, mut b) = (Scratch::new(32), Scratch::new(64));
+    let (mut a, mut b) = (Scratch::new(o.hidden), Scratch::new(wide.hidden));
     for x in &s[..100] {
         let (n, w) = (narrow.forward(x, &mut a), start.forward(x, &mut b));
         assert!((n - w).abs() < 1e-6, "{n} {w}");
@@ -604,16 +604,17 @@ fn init_widens_a_narrower_net() {
             .iter()
             .any(|x| narrow.forward(x, &mut a).abs() > 0.01)
     );
-    let l = start.layout();
+    // One of the added neurons (the narrow net has o.hidden of them), its feature weights.
+    let (l, added) = (start.layout(), o.hidden + 8);
     let new_neuron = |m: &Model| {
-        (0..768)
-            .map(|f| m.params[f * 64 + 40])
+        (0..INPUTS)
+            .map(|f| m.params[f * wide.hidden + added])
             .collect::<Vec<f32>>()
     };
     assert!(new_neuron(&start).iter().any(|&w| w != 0.0));
     let (after, _) = train_collect(&wide, s.clone());
     assert_ne!(new_neuron(&after), new_neuron(&start));
-    assert_ne!(after.params[l.bucket_weights(0).start + 40], 0.0);
+    assert_ne!(after.params[l.bucket_weights(0).start + added], 0.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
