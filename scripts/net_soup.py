@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Average the weights of networks of one lineage (a "model soup").
+
+    scripts/net_soup.py --out soup.nnue nets/nw-g6.nnue nets/nw-g7.nnue [--weights 1,1]
+
+The nets must have the same hidden size, output buckets, QA and QB (docs/nnue.md, the file
+layout). Feature weights and biases are averaged as they are; the output layer is averaged
+in centipawn units (each net's output weights and bias times its SCALE), then written at the
+mean SCALE, so nets sized differently (`--size-like`) mix as their evaluations do. Weight
+averaging only makes sense for nets that share an ancestor (each an `--init` continuation of
+the other), whose weights lie close together.
+"""
+
+import argparse
+import struct
+import sys
+from array import array
+
+HEADER = 32
+INPUTS = 768
+
+
+def fnv1a(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def read_net(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"NWNN":
+        sys.exit(f"{path}: not a Nullwindow network")
+    version, hidden, qa, qb, scale, checksum, bucket_word = struct.unpack_from("<7I", data, 4)
+    buckets = 1 if version == 1 else bucket_word
+    body = data[HEADER:]
+    if fnv1a(body) != checksum:
+        sys.exit(f"{path}: checksum mismatch")
+    n16 = INPUTS * hidden + hidden + buckets * 2 * hidden
+    i16 = array("h")
+    i16.frombytes(body[: 2 * n16])
+    i32 = array("i")
+    i32.frombytes(body[2 * n16 :])
+    if sys.byteorder != "little":
+        i16.byteswap()
+        i32.byteswap()
+    return dict(version=version, hidden=hidden, qa=qa, qb=qb, scale=scale, buckets=buckets,
+                i16=i16, i32=i32)
+
+
+def clamp16(x):
+    return max(-32768, min(32767, x))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("nets", nargs="+")
+    ap.add_argument("--weights", help="comma-separated mixing weights (default: equal)")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    nets = [read_net(p) for p in args.nets]
+    ws = [float(w) for w in args.weights.split(",")] if args.weights else [1.0] * len(nets)
+    if len(ws) != len(nets) or sum(ws) <= 0:
+        sys.exit("--weights needs one non-negative weight per net")
+    ws = [w / sum(ws) for w in ws]
+    first = nets[0]
+    for n in nets[1:]:
+        for key in ("hidden", "qa", "qb", "buckets"):
+            if n[key] != first[key]:
+                sys.exit(f"nets differ in {key}")
+    hidden, buckets = first["hidden"], first["buckets"]
+    n_ft = INPUTS * hidden + hidden
+    scale = sum(w * n["scale"] for w, n in zip(ws, nets))
+    out_scale = max(1, round(scale))
+    i16 = array("h", bytes(2 * len(first["i16"])))
+    for i in range(len(i16)):
+        if i < n_ft:
+            v = sum(w * n["i16"][i] for w, n in zip(ws, nets))
+        else:
+            v = sum(w * n["i16"][i] * n["scale"] for w, n in zip(ws, nets)) / out_scale
+        i16[i] = clamp16(round(v))
+    i32 = array("i", [round(sum(w * n["i32"][b] * n["scale"] for w, n in zip(ws, nets)) / out_scale)
+                      for b in range(buckets)])
+    if sys.byteorder != "little":
+        i16.byteswap()
+        i32.byteswap()
+    body = i16.tobytes() + i32.tobytes()
+    header = b"NWNN" + struct.pack("<7I", first["version"], hidden, first["qa"], first["qb"],
+                                   out_scale, fnv1a(body), 0 if buckets == 1 else buckets)
+    with open(args.out, "wb") as f:
+        f.write(header + body)
+    print(f"{args.out}: {len(nets)} nets, weights {','.join(f'{w:.3f}' for w in ws)}, "
+          f"hidden {hidden}, SCALE {out_scale}")
+
+
+if __name__ == "__main__":
+    main()
