@@ -58,6 +58,9 @@ pub struct TrainOptions {
     pub lr_gamma: f32,
     /// Decoupled weight decay (weights only, not biases).
     pub wd: f32,
+    /// Decay the weights toward the `--init` net's instead of toward zero (L2-SP), so that a
+    /// continuation on new data keeps what the old net knew unless the new data outweighs it.
+    pub wd_to_init: bool,
     /// Weight of the game result in the target.
     pub lambda: f32,
     /// Centipawns per unit of the float output (sigmoid scale of the scores; written into the
@@ -99,6 +102,7 @@ impl Default for TrainOptions {
             schedule: Schedule::Cosine,
             lr_gamma: 0.1,
             wd: 0.01,
+            wd_to_init: false,
             lambda: 0.3,
             scale: 400,
             val: 0.01,
@@ -142,6 +146,9 @@ impl TrainOptions {
         if self.mirror {
             k += " mirror";
         }
+        if self.wd_to_init {
+            k += " wd-to-init";
+        }
         if self.val_tail {
             k += " val-tail";
         }
@@ -170,6 +177,9 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       (the rate is multiplied by --lr-gamma at the start of each)
   --lr-gamma G        factor of each drop of a list schedule (default 0.1)
   --wd X              decoupled weight decay of the weights, not the biases (default 0.01)
+  --wd-to-init        decay the weights toward the --init net's instead of toward zero
+                      (L2-SP): a continuation keeps what the old net knew where the new
+                      data does not say otherwise
   --lambda X          weight of the game result in the target, against the score (default 0.3)
   --scale CP          centipawns per unit of the network output: the target is
                       sigmoid(score/CP); written into the network header (default 400)
@@ -212,7 +222,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         };
         match key {
             "-h" | "--help" => return Ok(None),
-            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" => {
+            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" => {
                 if inline.is_some() {
                     return Err(format!("{key} takes no value"));
                 }
@@ -220,6 +230,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
                     "--resume" => o.resume = true,
                     "--epoch-nets" => o.epoch_nets = true,
                     "--val-tail" => o.val_tail = true,
+                    "--wd-to-init" => o.wd_to_init = true,
                     _ => o.mirror = true,
                 }
                 continue;
@@ -288,6 +299,9 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
     }
     if o.resume && o.checkpoint_dir.is_none() {
         return Err("--resume needs --checkpoint-dir".into());
+    }
+    if o.wd_to_init && o.init.is_none() {
+        return Err("--wd-to-init needs --init NET (the weights to decay toward)".into());
     }
     Ok(Some(o))
 }
@@ -445,6 +459,17 @@ pub fn train(
         // A resumed run takes its weights from the checkpoint (whose run key names the net).
         model = init;
     }
+    // With --wd-to-init the decay pulls toward the --init net's weights (made again on a
+    // resume: loading and widening it are deterministic).
+    let anchor = if o.wd_to_init {
+        let init = initial_model(o)?.ok_or("--wd-to-init needs --init NET")?;
+        if init.params.len() != model.params.len() {
+            return Err("--wd-to-init: the --init net does not fit this net's size".into());
+        }
+        Some(init.params)
+    } else {
+        None
+    };
     let mut adam = AdamW::new(model.params.len());
     let mut first_epoch = 0;
     let key = o.run_key();
@@ -539,6 +564,7 @@ pub fn train(
                 1.0 / b.len() as f32,
                 lr,
                 o.wd,
+                anchor.as_deref(),
                 &segments,
             );
         }

@@ -82,8 +82,9 @@ impl Schedule {
     }
 }
 
-/// AdamW with decoupled weight decay: `p ← p − lr·(m̂/(√v̂ + ε) + wd·p)`, then every
-/// parameter clipped to `±CLIP`.
+/// AdamW with decoupled weight decay: `p ← p − lr·(m̂/(√v̂ + ε) + wd·p)`, or toward an
+/// anchor `a` (L2-SP: `wd·(p − a)` in place of `wd·p`), then every parameter clipped to
+/// `±CLIP`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdamW {
     /// First moments.
@@ -105,7 +106,9 @@ impl AdamW {
     }
 
     /// One step: `grad` times `grad_scale` is the gradient; the parameters in each range
-    /// of `segments` are decayed by `wd` if its flag is set.
+    /// of `segments` are decayed by `wd` if its flag is set, toward zero or toward `anchor`
+    /// (the same length as `params`) when it is given.
+    #[allow(clippy::too_many_arguments)]
     pub fn step(
         &mut self,
         params: &mut [f32],
@@ -113,6 +116,7 @@ impl AdamW {
         grad_scale: f32,
         lr: f32,
         wd: f32,
+        anchor: Option<&[f32]>,
         segments: &[(Range<usize>, bool)],
     ) {
         self.t += 1;
@@ -128,12 +132,21 @@ impl AdamW {
             ) else {
                 continue;
             };
-            for (((p, &g), m), v) in p.iter_mut().zip(g).zip(m.iter_mut()).zip(v.iter_mut()) {
+            // The decay's pull toward the anchor: `(1 − keep)·a` puts back what `keep` takes.
+            let anchor = anchor.and_then(|a| a.get(range.clone()));
+            for (i, (((p, &g), m), v)) in p
+                .iter_mut()
+                .zip(g)
+                .zip(m.iter_mut())
+                .zip(v.iter_mut())
+                .enumerate()
+            {
                 let g = g * grad_scale;
                 *m = BETA1 * *m + (1.0 - BETA1) * g;
                 *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                 let upd = (*m * c1) / ((*v * c2).sqrt() + EPSILON);
-                *p = (*p * keep - lr * upd).clamp(-CLIP, CLIP);
+                let back = anchor.map_or(0.0, |a| (1.0 - keep) * a[i]);
+                *p = (*p * keep + back - lr * upd).clamp(-CLIP, CLIP);
             }
         }
     }
@@ -164,13 +177,42 @@ mod tests {
     fn adamw_moves_against_the_gradient_and_clips() {
         let mut p = vec![1.0, -1.0, 1.97];
         let mut a = AdamW::new(3);
-        a.step(&mut p, &[1.0, -1.0, -1.0], 1.0, 0.1, 0.0, &[(0..3, false)]);
+        a.step(
+            &mut p,
+            &[1.0, -1.0, -1.0],
+            1.0,
+            0.1,
+            0.0,
+            None,
+            &[(0..3, false)],
+        );
         // The first Adam step moves each weight by about lr against its gradient's sign.
         assert!((p[0] - 0.9).abs() < 1e-4 && (p[1] + 0.9).abs() < 1e-4);
         assert_eq!(p[2], CLIP);
         let mut q = vec![1.0];
         let mut b = AdamW::new(1);
-        b.step(&mut q, &[0.0], 1.0, 0.1, 0.5, &[(0..1, true)]);
+        b.step(&mut q, &[0.0], 1.0, 0.1, 0.5, None, &[(0..1, true)]);
         assert!((q[0] - 0.95).abs() < 1e-6);
+    }
+
+    #[test]
+    fn decay_toward_an_anchor_pulls_to_it_not_to_zero() {
+        // No gradient: each decayed weight moves lr·wd = 5% of its way to the anchor; the
+        // weight that sits on its anchor and the undecayed one stay put.
+        let mut p = vec![1.0, 0.5, 1.0];
+        let anchor = [0.8, 0.5, -1.0];
+        let mut a = AdamW::new(3);
+        a.step(
+            &mut p,
+            &[0.0; 3],
+            1.0,
+            0.1,
+            0.5,
+            Some(&anchor),
+            &[(0..2, true), (2..3, false)],
+        );
+        assert!((p[0] - 0.99).abs() < 1e-6, "{}", p[0]);
+        assert!((p[1] - 0.5).abs() < 1e-6, "{}", p[1]);
+        assert_eq!(p[2], 1.0);
     }
 }

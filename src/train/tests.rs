@@ -280,6 +280,11 @@ fn arguments_are_checked() {
         (128, 20, 16384, Schedule::Cosine)
     );
     assert_eq!(parse_args(&a("--data a -h")).expect("help"), None);
+    let w = parse_args(&a("--data a --out n --init i.nnue --wd-to-init"))
+        .expect("parse")
+        .expect("options");
+    assert!(w.wd_to_init && w.run_key().contains(" wd-to-init"));
+    assert!(!b.wd_to_init && !b.run_key().contains("wd-to-init"));
     for bad in [
         "",
         "--out n",
@@ -305,6 +310,8 @@ fn arguments_are_checked() {
         "--data a --out n --buckets 0",
         "--data a --out n --buckets 17",
         "--data a --out n --buckets",
+        "--data a --out n --wd-to-init",
+        "--data a --out n --wd-to-init=yes --init i",
     ] {
         assert!(parse_args(&a(bad)).is_err(), "accepted: {bad}");
     }
@@ -615,6 +622,48 @@ fn init_widens_a_narrower_net() {
     let (after, _) = train_collect(&wide, s.clone());
     assert_ne!(new_neuron(&after), new_neuron(&start));
     assert_ne!(after.params[l.bucket_weights(0).start + added], 0.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--wd-to-init`: with a strong decay (10% a step, beyond what `--wd` accepts, to show in a
+/// dozen steps) a continuation on new data stays nearer its `--init` net than one decayed
+/// toward zero, which shrinks the weights.
+#[test]
+fn decay_toward_the_init_net_keeps_it() {
+    let dir = temp_dir("wd-to-init");
+    let o = TrainOptions {
+        epochs: 2,
+        ..small_options()
+    };
+    let s = samples(&records(400, 8), &o);
+    let (model, _) = train_collect(&o, s.clone());
+    let path = dir.join("base.nnue").to_string_lossy().into_owned();
+    let base = Model::from_network(&write_and_read(&path, &model, o.scale));
+    let cont = |to_init: bool| {
+        let c = TrainOptions {
+            init: Some(path.clone()),
+            wd: 50.0,
+            lr: 0.002,
+            wd_to_init: to_init,
+            ..o.clone()
+        };
+        train_collect(&c, samples(&records(400, 9), &c)).0
+    };
+    let dist = |m: &Model| -> f64 {
+        let l = m.layout();
+        (0..l.ft_bias())
+            .map(|i| (m.params[i] - base.params[i]) as f64)
+            .map(|d| d * d)
+            .sum::<f64>()
+            .sqrt()
+    };
+    let (anchored, plain) = (cont(true), cont(false));
+    assert!(
+        dist(&anchored) < 0.25 * dist(&plain),
+        "anchored {} plain {}",
+        dist(&anchored),
+        dist(&plain)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
