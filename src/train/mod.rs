@@ -453,23 +453,29 @@ pub fn train(
         val: val.len(),
     });
     let mut model = Model::new(o.hidden, o.buckets, &mut rng);
+    // The --init net, loaded once: the start of a fresh run and, with --wd-to-init, the
+    // weights the decay pulls toward (made again on a resume: loading and widening it are
+    // deterministic).
+    let init = if o.resume && !o.wd_to_init {
+        None
+    } else {
+        initial_model(o)?
+    };
+    let anchor = if o.wd_to_init {
+        let a = init.as_ref().ok_or("--wd-to-init needs --init NET")?;
+        if a.params.len() != model.params.len() {
+            return Err("--wd-to-init: the --init net does not fit this net's size".into());
+        }
+        Some(a.params.clone())
+    } else {
+        None
+    };
     if !o.resume
-        && let Some(init) = initial_model(o)?
+        && let Some(init) = init
     {
         // A resumed run takes its weights from the checkpoint (whose run key names the net).
         model = init;
     }
-    // With --wd-to-init the decay pulls toward the --init net's weights (made again on a
-    // resume: loading and widening it are deterministic).
-    let anchor = if o.wd_to_init {
-        let init = initial_model(o)?.ok_or("--wd-to-init needs --init NET")?;
-        if init.params.len() != model.params.len() {
-            return Err("--wd-to-init: the --init net does not fit this net's size".into());
-        }
-        Some(init.params)
-    } else {
-        None
-    };
     let mut adam = AdamW::new(model.params.len());
     let mut first_epoch = 0;
     let key = o.run_key();

@@ -502,6 +502,35 @@ fn largest_move(a: &Model, b: &Model) -> f32 {
         .fold(0.0f32, f32::max)
 }
 
+/// The parent of the continuation tests: a small net trained for two epochs on 400 random
+/// positions of `data_seed`, written to `dir/name` and read back.
+struct Parent {
+    o: TrainOptions,
+    recs: Vec<Record>,
+    s: Vec<Sample>,
+    path: String,
+    net: Network,
+}
+
+fn parent_net(dir: &std::path::Path, name: &str, data_seed: u64) -> Parent {
+    let o = TrainOptions {
+        epochs: 2,
+        ..small_options()
+    };
+    let recs = records(400, data_seed);
+    let s = samples(&recs, &o);
+    let (model, _) = train_collect(&o, s.clone());
+    let path = dir.join(name).to_string_lossy().into_owned();
+    let net = write_and_read(&path, &model, o.scale);
+    Parent {
+        o,
+        recs,
+        s,
+        path,
+        net,
+    }
+}
+
 /// `--init`: a run starts from the given network's (dequantised) weights; a net of another
 /// scale starts with its output layer rescaled to the same centipawns; a file of a larger
 /// hidden size or no network at all is refused before any training.
@@ -583,14 +612,10 @@ fn init_starts_from_a_network() {
 #[test]
 fn init_widens_a_narrower_net() {
     let dir = temp_dir("init-wider");
-    let o = TrainOptions {
-        epochs: 2,
-        ..small_options()
-    };
-    let s = samples(&records(400, 7), &o);
-    let (model, _) = train_collect(&o, s.clone());
-    let path = dir.join("narrow.nnue").to_string_lossy().into_owned();
-    let narrow = Model::from_network(&write_and_read(&path, &model, o.scale));
+    let Parent {
+        o, s, path, net, ..
+    } = parent_net(&dir, "narrow.nnue", 7);
+    let narrow = Model::from_network(&net);
     let wide = TrainOptions {
         hidden: 64,
         init: Some(path),
@@ -631,14 +656,8 @@ fn init_widens_a_narrower_net() {
 #[test]
 fn decay_toward_the_init_net_keeps_it() {
     let dir = temp_dir("wd-to-init");
-    let o = TrainOptions {
-        epochs: 2,
-        ..small_options()
-    };
-    let s = samples(&records(400, 8), &o);
-    let (model, _) = train_collect(&o, s.clone());
-    let path = dir.join("base.nnue").to_string_lossy().into_owned();
-    let base = Model::from_network(&write_and_read(&path, &model, o.scale));
+    let Parent { o, path, net, .. } = parent_net(&dir, "base.nnue", 8);
+    let base = Model::from_network(&net);
     let cont = |to_init: bool| {
         let c = TrainOptions {
             init: Some(path.clone()),
@@ -674,15 +693,13 @@ fn decay_toward_the_init_net_keeps_it() {
 #[test]
 fn init_spreads_a_one_bucket_net_over_the_buckets() {
     let dir = temp_dir("init-buckets");
-    let o = TrainOptions {
-        epochs: 2,
-        ..small_options()
-    };
-    let recs = records(400, 6);
-    let s = samples(&recs, &o);
-    let (model, _) = train_collect(&o, s.clone());
-    let one_path = dir.join("one.nnue").to_string_lossy().into_owned();
-    let one = write_and_read(&one_path, &model, o.scale);
+    let Parent {
+        o,
+        recs,
+        s,
+        path: one_path,
+        net: one,
+    } = parent_net(&dir, "one.nnue", 6);
     let start_one = Model::from_network(&one);
     let eight = TrainOptions {
         buckets: 8,
