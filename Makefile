@@ -123,63 +123,75 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build (docs/nnue.md, "Data segments"): seed 11, nw-g7's self-play with the
-# search of Bench 2072475, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
+# The segment of this build (docs/nnue.md, "Data segments"): seed 12, nw-g8's self-play with the
+# search of Bench 2126567, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
 # moves each, human openings; not UHO, the test book) and 2 or 3 random plies. The segments
 # before gen9 began 8 or 9 random plies from the start position, and a net continued on them
 # lost on UHO openings while it gained on such random ones (docs/nnue.md, "Where the games
-# begin"). Closed: gen10 (seed 10, nw-g6, Bench 1830241), gen9 (seed 9, nw-g5, Bench 2009774)
-# at 8,679 games, gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841
-# games, gen6 (seed 6, Bench 1877200) at 2,339 games, gen5 (seed 5, Bench 2407143), gen4 (seed
-# 4, nw-g4's self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302)
-# at 27,248 games, gen2 (seed 2, Bench 2435828) at 7,456. Without the book (a clone without
+# begin"). DATAGEN_EVAL plays the games with a network file instead of the embedded net: gen11,
+# nw-g8's data, is `make datagen DATAGEN_SEED=11 DATAGEN_EVAL=nets/nw-g7.nnue` (the search
+# has not changed since; the same games byte for byte). Closed: gen11 (seed 11, nw-g7, Bench
+# 2072475), gen10 (seed 10, nw-g6, Bench 1830241), gen9 (seed 9, nw-g5, Bench 2009774) at 8,679
+# games, gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841 games,
+# gen6 (seed 6, Bench 1877200) at 2,339 games, gen5 (seed 5, Bench 2407143), gen4 (seed 4,
+# nw-g4's self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302) at
+# 27,248 games, gen2 (seed 2, Bench 2435828) at 7,456. Without the book (a clone without
 # ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old openings).
-DATAGEN_SEED ?= 11
+DATAGEN_SEED ?= 12
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
 DATAGEN_NICE ?= nice -n 19
 DATAGEN_BOOK ?= $(SHARED)/data/openings/noob_3moves.epd
 DATAGEN_RANDOM_PLIES ?= 2
+DATAGEN_EVAL ?=
 datagen: build
 	mkdir -p $(DATA_DIR)
 	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
 		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --random-plies $(DATAGEN_RANDOM_PLIES) \
-		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
+		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
+		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the settings of the embedded net nw-g7 (docs/nnue.md): nw-g6's weights
-# (nets/nw-g6.nnue) trained on the self-play of nw-g5 and nw-g6: all of gen5 (seed 5, Bench
-# 2407143), gen6 (seed 6, Bench 1877200), gen7 (seed 7, Bench 1958892), gen8 (seed 8, Bench
-# 2009774), gen9 (seed 9, Bench 2009774, book openings, 8,679 games) and the first 17,922 games
-# of gen10 (seed 10, nw-g6, Bench 1830241, book openings): `head -c 51701984 gen10.bin >
-# gen10-17922.bin`; written with the SCALE that gives it nw-g6's mean evaluation size
-# (TRAIN_SIZE_LIKE). A datagen run is reproducible for a seed and a thread count. (nw-g6: nw-g5
-# on gen5 - gen8 and the first 7,610 games of gen9, `head -c 22446368`, sized like nw-g5; nw-g5:
-# nw-g4 on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248 games) and the
-# first 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4: nw-g3 on the
-# first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first 14,852; nw-g2: gen1 +
-# the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4 are lost, the nets
-# are in nets/.)
-TRAIN_DATA ?= $(DATA_DIR)/gen5.bin,$(DATA_DIR)/gen6.bin,$(DATA_DIR)/gen7.bin,$(DATA_DIR)/gen8.bin,$(DATA_DIR)/gen9.bin,$(DATA_DIR)/gen10-17922.bin
-TRAIN_INIT ?= nets/nw-g6.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g6.nnue
+# The defaults are the recipe of the embedded net nw-g8 (docs/nnue.md, "Net history"): nw-g7
+# (nets/nw-g7.nnue) trained further on the first 12,147 games of gen11 (nw-g7's self-play, seed
+# 11: `head -c 34710272 data/gen11.bin > data/gen11-12147.bin`, 1,084,695 positions) with its
+# weight decay pulling toward nw-g7's weights (`--wd 1.0 --wd-to-init`), sized like nw-g7, and
+# that continuation then averaged weight for weight with nw-g7 (TRAIN_SOUP: scripts/net_soup.py,
+# a "WiSE-FT" soup; the continuation alone is written to $(DATA_DIR)/ft-NET_NAME). Empty
+# TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation: nw-g7 itself was
+# TRAIN_DATA=data/gen5.bin,...,data/gen9.bin,data/gen10-17922.bin TRAIN_INIT=nets/nw-g6.nnue
+# TRAIN_SIZE_LIKE=nets/nw-g6.nnue TRAIN_WD=0.3 TRAIN_WD_TO_INIT= TRAIN_SOUP= (gen5 - gen10 are
+# lost, see docs/nnue.md, "Data segments"; gen10-17922.bin is `head -c 51701984 gen10.bin`).
+# (nw-g6: nw-g5 on gen5 - gen8 and the first 7,610 games of gen9, `head -c 22446368`, sized like
+# nw-g5; nw-g5: nw-g4 on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248
+# games) and the first 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4:
+# nw-g3 on the first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first
+# 14,852; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4
+# are lost, the nets are in nets/.) A datagen run is reproducible for a seed and a thread count.
+TRAIN_DATA ?= $(DATA_DIR)/gen11-12147.bin
+TRAIN_INIT ?= nets/nw-g7.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g7.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g7 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g8 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
 TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 0.3
+TRAIN_WD ?= 1.0
+TRAIN_WD_TO_INIT ?= 1
+TRAIN_SOUP ?= nets/nw-g7.nnue
 TRAIN_SEED ?= 1
 TRAIN_THREADS ?= 2
 NET_NAME ?= trained.nnue
+TRAIN_OUT := $(if $(TRAIN_SOUP),$(DATA_DIR)/ft-$(NET_NAME),nets/$(NET_NAME))
 train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
-		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) \
-		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out nets/$(NET_NAME)
+		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
+		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(TRAIN_OUT)
+	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --out nets/$(NET_NAME) $(TRAIN_SOUP) $(TRAIN_OUT))
 
 lint:
 	$(CARGO) fmt --check
