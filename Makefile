@@ -123,13 +123,13 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build (docs/nnue.md, "Data segments"): seed 12, nw-g8's self-play with the
-# search of Bench 2126567, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
+# The segment of this build (docs/nnue.md, "Data segments"): seed 12, nw-g9's self-play with the
+# search of Bench 2153762, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
 # moves each, human openings; not UHO, the test book) and 2 or 3 random plies. The segments
 # before gen9 began 8 or 9 random plies from the start position, and a net continued on them
 # lost on UHO openings while it gained on such random ones (docs/nnue.md, "Where the games
 # begin"). DATAGEN_EVAL plays the games with a network file instead of the embedded net: gen11,
-# nw-g8's data, is `make datagen DATAGEN_SEED=11 DATAGEN_EVAL=nets/nw-g7.nnue` (the search
+# the data of nw-g8 and nw-g9, is `make datagen DATAGEN_SEED=11 DATAGEN_EVAL=nets/nw-g7.nnue` (the search
 # has not changed since; the same games byte for byte). Closed: gen11 (seed 11, nw-g7, Bench
 # 2072475), gen10 (seed 10, nw-g6, Bench 1830241), gen9 (seed 9, nw-g5, Bench 2009774) at 8,679
 # games, gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841 games,
@@ -152,13 +152,15 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g8 (docs/nnue.md, "Net history"): nw-g7
-# (nets/nw-g7.nnue) trained further on the first 12,147 games of gen11 (nw-g7's self-play, seed
-# 11: `head -c 34710272 data/gen11.bin > data/gen11-12147.bin`, 1,084,695 positions) with its
-# weight decay pulling toward nw-g7's weights (`--wd 1.0 --wd-to-init`), sized like nw-g7, and
-# that continuation then averaged weight for weight with nw-g7 (TRAIN_SOUP: scripts/net_soup.py,
-# a "WiSE-FT" soup; the continuation alone is written to $(DATA_DIR)/ft-NET_NAME). Empty
-# TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation: nw-g7 itself was
+# The defaults are the recipe of the embedded net nw-g9 (docs/nnue.md, "Net history"): nw-g7
+# (nets/nw-g7.nnue) trained further on the first 20,067 games of gen11 (nw-g7's self-play, seed
+# 11: `head -c 57406816 data/gen11.bin > data/gen11-20067.bin`, 1,793,963 positions) with its
+# weight decay pulling toward nw-g7's weights (`--wd 1.0 --wd-to-init`), sized like nw-g7, once
+# per seed of TRAIN_SEEDS (1 and 2), and nw-g7 then averaged weight for weight with those
+# continuations (TRAIN_SOUP: scripts/net_soup.py, a "WiSE-FT" soup; nw-g7 half, each
+# continuation a quarter). nw-g8 was the same with TRAIN_DATA=data/gen11-12147.bin (`head -c
+# 34710272`) TRAIN_SEEDS=1. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation:
+# nw-g7 itself was
 # TRAIN_DATA=data/gen5.bin,...,data/gen9.bin,data/gen10-17922.bin TRAIN_INIT=nets/nw-g6.nnue
 # TRAIN_SIZE_LIKE=nets/nw-g6.nnue TRAIN_WD=0.3 TRAIN_WD_TO_INIT= TRAIN_SOUP= (gen5 - gen10 are
 # lost, see docs/nnue.md, "Data segments"; gen10-17922.bin is `head -c 51701984 gen10.bin`).
@@ -168,11 +170,11 @@ datagen: build
 # nw-g3 on the first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first
 # 14,852; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4
 # are lost, the nets are in nets/.) A datagen run is reproducible for a seed and a thread count.
-TRAIN_DATA ?= $(DATA_DIR)/gen11-12147.bin
+TRAIN_DATA ?= $(DATA_DIR)/gen11-20067.bin
 TRAIN_INIT ?= nets/nw-g7.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g7.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g8 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g9 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
@@ -182,16 +184,23 @@ TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 1.0
 TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?= nets/nw-g7.nnue
-TRAIN_SEED ?= 1
+TRAIN_SEEDS ?= 1 2
+TRAIN_SOUP_SHARE ?= 0.5
 TRAIN_THREADS ?= 2
 NET_NAME ?= trained.nnue
-TRAIN_OUT := $(if $(TRAIN_SOUP),$(DATA_DIR)/ft-$(NET_NAME),nets/$(NET_NAME))
+# With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
+# the soup: TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the continuations equal shares of the
+# rest. Without it: the first seed's net is the result.
+TRAIN_RUN_SEEDS := $(if $(TRAIN_SOUP),$(TRAIN_SEEDS),$(firstword $(TRAIN_SEEDS)))
+TRAIN_OUT = $(if $(TRAIN_SOUP),$(DATA_DIR)/ft$(1)-$(NET_NAME),nets/$(NET_NAME))
 train: build
+	set -e; for s in $(TRAIN_RUN_SEEDS); do \
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
-		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $(TRAIN_SEED) \
+		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $$s \
 		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
-		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(TRAIN_OUT)
-	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --out nets/$(NET_NAME) $(TRAIN_SOUP) $(TRAIN_OUT))
+		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(call TRAIN_OUT,$$s); done
+	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --first-share $(TRAIN_SOUP_SHARE) --out nets/$(NET_NAME) \
+		$(TRAIN_SOUP) $(foreach s,$(TRAIN_SEEDS),$(call TRAIN_OUT,$(s))))
 
 lint:
 	$(CARGO) fmt --check

@@ -2,6 +2,10 @@
 """Average the weights of networks of one lineage (a "model soup").
 
     scripts/net_soup.py --out soup.nnue nets/nw-g6.nnue nets/nw-g7.nnue [--weights 1,1]
+    scripts/net_soup.py --out soup.nnue --first-share 0.5 PARENT CHILD1 CHILD2 ...
+
+--first-share F gives the first net the share F and the others equal shares of the rest: a
+parent averaged with several continuations of it (one per seed), as `make train` does.
 
 The nets must have the same hidden size, output buckets, QA and QB (docs/nnue.md, the file
 layout). Feature weights and biases are averaged as they are; the output layer is averaged
@@ -57,11 +61,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("nets", nargs="+")
     ap.add_argument("--weights", help="comma-separated mixing weights (default: equal)")
+    ap.add_argument("--first-share", type=float,
+                    help="the first net's share (0 < F < 1); the others share the rest equally")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
+    if args.weights and args.first_share is not None:
+        sys.exit("give --weights or --first-share, not both")
     nets = [read_net(p) for p in args.nets]
-    ws = [float(w) for w in args.weights.split(",")] if args.weights else [1.0] * len(nets)
-    if len(ws) != len(nets) or sum(ws) <= 0:
+    if args.first_share is not None:
+        f = args.first_share
+        if not 0 < f < 1 or len(nets) < 2:
+            sys.exit("--first-share needs 0 < F < 1 and at least two nets")
+        ws = [f] + [(1 - f) / (len(nets) - 1)] * (len(nets) - 1)
+    else:
+        ws = [float(w) for w in args.weights.split(",")] if args.weights else [1.0] * len(nets)
+    if len(ws) != len(nets) or min(ws) < 0 or sum(ws) <= 0:
         sys.exit("--weights needs one non-negative weight per net")
     ws = [w / sum(ws) for w in ws]
     first = nets[0]
