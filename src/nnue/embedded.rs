@@ -5,13 +5,13 @@ use std::sync::{Arc, OnceLock};
 use super::net::Network;
 
 /// File name of the embedded network (the `EvalFile` default; `nets/` in the repository).
-pub const EMBEDDED_NET_NAME: &str = "nw-g9.nnue";
+pub const EMBEDDED_NET_NAME: &str = "nw-g10.nnue";
 
 /// Whether `UseNNUE` is on by default (and `bench`, data generation and the default search
 /// options evaluate with the embedded network).
 pub const USE_BY_DEFAULT: bool = true;
 
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/nw-g9.nnue");
+static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/nw-g10.nnue");
 
 /// The embedded network, parsed once; `None` if it does not parse (a test guards that).
 pub fn embedded_net() -> Option<Arc<Network>> {
