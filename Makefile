@@ -123,22 +123,14 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build (docs/nnue.md, "Data segments"): seed 13, nw-g10's self-play with the
-# search of Bench 2233526, from book openings: a random line of DATAGEN_BOOK (noob_3moves: 3
-# moves each, human openings; not UHO, the test book) and 2 or 3 random plies. The segments
-# before gen9 began 8 or 9 random plies from the start position, and a net continued on them
-# lost on UHO openings while it gained on such random ones (docs/nnue.md, "Where the games
-# begin"). DATAGEN_EVAL plays the games with a network file instead of the embedded net: gen12,
-# nw-g10's data, is `make datagen DATAGEN_SEED=12 DATAGEN_EVAL=nets/nw-g9.nnue`, and gen11, the
-# data of nw-g8 and nw-g9, `make datagen DATAGEN_SEED=11 DATAGEN_EVAL=nets/nw-g7.nnue` (the
-# search has not changed since; the same games byte for byte). Closed: gen12 (seed 12, nw-g9,
-# Bench 2153762) at 25,067 games, gen11 (seed 11, nw-g7, Bench
-# 2072475), gen10 (seed 10, nw-g6, Bench 1830241), gen9 (seed 9, nw-g5, Bench 2009774) at 8,679
-# games, gen8 (seed 8, Bench 2009774) at 2,458 games, gen7 (seed 7, Bench 1958892) at 841 games,
-# gen6 (seed 6, Bench 1877200) at 2,339 games, gen5 (seed 5, Bench 2407143), gen4 (seed 4,
-# nw-g4's self-play, Bench 2461690), gen3 (seed 3, hand-crafted evaluation, Bench 2539302) at
-# 27,248 games, gen2 (seed 2, Bench 2435828) at 7,456. Without the book (a clone without
-# ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old openings).
+# The segment of this build: seed 13, nw-g10's self-play with the search of Bench 2233526, from
+# book openings: a random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test
+# book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
+# embedded net, so a closed segment is made again while the search is the same (gen12, nw-g10's
+# data: `make datagen DATAGEN_SEED=12 DATAGEN_EVAL=nets/nw-g9.nnue`). Every segment (seed, net,
+# Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
+# the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
+# DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
 DATAGEN_SEED ?= 13
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
@@ -154,26 +146,13 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g10 (docs/nnue.md, "Net history"): nw-g9
-# (nets/nw-g9.nnue) trained further on the first 24,084 games of gen12 (nw-g9's self-play, seed
-# 12: `head -c 69263808 data/gen12.bin > data/gen12-24084.bin`, 2,164,493 positions) with its
-# weight decay pulling toward nw-g9's weights (`--wd 1.0 --wd-to-init`), sized like nw-g9, once
-# per seed of TRAIN_SEEDS (1 and 2), and nw-g9 then averaged weight for weight with those
-# continuations (TRAIN_SOUP: scripts/net_soup.py, a "WiSE-FT" soup; nw-g9 half, each
-# continuation a quarter). nw-g9 was the same recipe from nw-g7 (TRAIN_INIT, TRAIN_SIZE_LIKE and
-# TRAIN_SOUP nets/nw-g7.nnue) on TRAIN_DATA=data/gen11-20067.bin (`head -c 57406816 gen11.bin`,
-# 1,793,963 positions); nw-g8 from nw-g7 on data/gen11-12147.bin (`head -c 34710272`) with
-# TRAIN_SEEDS=1. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation:
-# nw-g7 itself was
-# TRAIN_DATA=data/gen5.bin,...,data/gen9.bin,data/gen10-17922.bin TRAIN_INIT=nets/nw-g6.nnue
-# TRAIN_SIZE_LIKE=nets/nw-g6.nnue TRAIN_WD=0.3 TRAIN_WD_TO_INIT= TRAIN_SOUP= (gen5 - gen10 are
-# lost, see docs/nnue.md, "Data segments"; gen10-17922.bin is `head -c 51701984 gen10.bin`).
-# (nw-g6: nw-g5 on gen5 - gen8 and the first 7,610 games of gen9, `head -c 22446368`, sized like
-# nw-g5; nw-g5: nw-g4 on all of gen3 (seed 3, hand-crafted evaluation, Bench 2539302, 27,248
-# games) and the first 14,020 games of gen4 (seed 4, Bench 2461690; `head -c 40522912`); nw-g4:
-# nw-g3 on the first 26,968 games of gen3, `head -c 74911712`; nw-g3: nw-g2 on the first
-# 14,852; nw-g2: gen1 + the first 6,213 games of gen2, no init, 30 epochs, lr 0.002; gen1 - gen4
-# are lost, the nets are in nets/.) A datagen run is reproducible for a seed and a thread count.
+# The defaults are the recipe of the embedded net nw-g10: nw-g9 trained further on the first
+# 24,084 games of gen12 (`head -c 69263808 data/gen12.bin > data/gen12-24084.bin`, 2,164,493
+# positions) with its weight decay pulling toward nw-g9's weights (`--wd 1.0 --wd-to-init`),
+# sized like nw-g9, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
+# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g9 half, each continuation a quarter).
+# Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
+# each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
 TRAIN_DATA ?= $(DATA_DIR)/gen12-24084.bin
 TRAIN_INIT ?= nets/nw-g9.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g9.nnue

@@ -4,14 +4,22 @@ use std::sync::{Arc, OnceLock};
 
 use super::net::Network;
 
+/// The embedded network's file in `nets/`, written once: `include_bytes!` needs a literal, so
+/// the name is a macro that both the constant and the inclusion expand.
+macro_rules! embedded_net_file {
+    () => {
+        "nw-g10.nnue"
+    };
+}
+
 /// File name of the embedded network (the `EvalFile` default; `nets/` in the repository).
-pub const EMBEDDED_NET_NAME: &str = "nw-g10.nnue";
+pub const EMBEDDED_NET_NAME: &str = embedded_net_file!();
 
 /// Whether `UseNNUE` is on by default (and `bench`, data generation and the default search
 /// options evaluate with the embedded network).
 pub const USE_BY_DEFAULT: bool = true;
 
-static EMBEDDED_BYTES: &[u8] = include_bytes!("../../nets/nw-g10.nnue");
+static EMBEDDED_BYTES: &[u8] = include_bytes!(concat!("../../nets/", embedded_net_file!()));
 
 /// The embedded network, parsed once; `None` if it does not parse (a test guards that).
 pub fn embedded_net() -> Option<Arc<Network>> {
