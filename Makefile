@@ -123,15 +123,15 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 13, nw-g10's self-play with the search of Bench 2233526, from
+# The segment of this build: seed 14, nw-g11's self-play with the search of Bench 2154765, from
 # book openings: a random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test
 # book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
-# embedded net, so a closed segment is made again while the search is the same (gen12, nw-g10's
-# data: `make datagen DATAGEN_SEED=12 DATAGEN_EVAL=nets/nw-g9.nnue`). Every segment (seed, net,
+# embedded net, so a closed segment is made again while the search is the same (gen13, nw-g11's
+# data: `make datagen DATAGEN_SEED=13 DATAGEN_EVAL=nets/nw-g10.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
 # the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
-DATAGEN_SEED ?= 13
+DATAGEN_SEED ?= 14
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -146,18 +146,18 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g10: nw-g9 trained further on the first
-# 24,084 games of gen12 (`head -c 69263808 data/gen12.bin > data/gen12-24084.bin`, 2,164,493
-# positions) with its weight decay pulling toward nw-g9's weights (`--wd 1.0 --wd-to-init`),
-# sized like nw-g9, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
-# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g9 half, each continuation a quarter).
+# The defaults are the recipe of the embedded net nw-g11: nw-g10 trained further on the first
+# 19,781 games of gen13 (`head -c 57118816 data/gen13.bin > data/gen13-19781.bin`, 1,784,963
+# positions) with its weight decay pulling toward nw-g10's weights (`--wd 1.0 --wd-to-init`),
+# sized like nw-g10, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
+# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g10 70%, each continuation 15%).
 # Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
 # each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
-TRAIN_DATA ?= $(DATA_DIR)/gen12-24084.bin
-TRAIN_INIT ?= nets/nw-g9.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g9.nnue
+TRAIN_DATA ?= $(DATA_DIR)/gen13-19781.bin
+TRAIN_INIT ?= nets/nw-g10.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g10.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g10 (a version 1
+# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g11 (a version 1
 # net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
@@ -166,9 +166,9 @@ TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 1.0
 TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?= nets/nw-g9.nnue
+TRAIN_SOUP ?= nets/nw-g10.nnue
 TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.5
+TRAIN_SOUP_SHARE ?= 0.7
 TRAIN_THREADS ?= 2
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
