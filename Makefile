@@ -157,8 +157,9 @@ TRAIN_DATA ?= $(DATA_DIR)/gen13-19781.bin
 TRAIN_INIT ?= nets/nw-g10.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g10.nnue
 TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is the single output layer of nw-g11 (a version 1
-# net file); with an --init net of one bucket, B > 1 copies its output layer into every bucket.
+# Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
+# net (a version 1 net file); with an --init net of one bucket, B > 1 copies its output layer
+# into every bucket.
 TRAIN_BUCKETS ?= 1
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096

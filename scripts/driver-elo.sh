@@ -3,7 +3,7 @@
 # `SearchAlgorithm=<driver>`, B with `SearchAlgorithm=PVS`, a fixed number of game pairs with
 # ../shared/tools/match.py (UHO openings), by fixed nodes per move (default) or by clock.
 #
-#   scripts/driver-elo.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] driver...
+#   scripts/driver-elo.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] driver...
 #   scripts/driver-elo.sh AlphaBeta AspirationPVS MTDf MTDbi MTSSS MTDUAL SSS
 #
 # Fixed-node games measure what a driver does with a search budget, free of clock noise (and
@@ -22,7 +22,7 @@ for d in "$@"; do
   log=out/drivers/$d.log
   python3 "$SHARED/tools/match.py" --a "$BIN" --b "$BIN" --a-opt "SearchAlgorithm=$d" \
     --b-opt "SearchAlgorithm=PVS" \
-    --name-a "$d" --name-b "PVS" "${limit[@]}" --games "$GAMES" --concurrency "$CONC" \
+    --name-a "$d" --name-b "PVS" "${limit[@]}" --games "$GAMES" --concurrency "$CONC" "${seed[@]}" \
     --openings "$SHARED/data/openings/UHO_4060_v4.epd" --pgn "out/drivers/$d.pgn" \
     > "$log" 2>&1 || true
   echo "$d: $(tail -n 1 "$log")"

@@ -5,7 +5,7 @@
 # technique that is off by default the other way round: B is the default with it switched
 # on, so a positive Elo means the technique loses.
 #
-#   scripts/feature-sprt.sh [-b BIN] [-t TC | -n NODES] [-g MAXGAMES] [-c CONCURRENCY] name...
+#   scripts/feature-sprt.sh [-b BIN] [-t TC | -n NODES] [-g MAXGAMES] [-c CONCURRENCY] [-s SEED] name...
 #   scripts/feature-sprt.sh lmr nmp rfp
 #   scripts/feature-sprt.sh -n 20000 -g 200 -c 2 killers history +etc
 #
@@ -28,7 +28,7 @@ for f in "$@"; do
     *) name=$f; spec="default -$name"; nb="no-$name"; log=out/features/$name.log ;;
   esac
   SHARED="$SHARED" python3 scripts/sprt.py --a "$BIN" --b "$BIN" --b-opt "SearchFeatures=$spec" \
-    --name-a "default" --name-b "$nb" "${limit[@]}" --games "$GAMES" --concurrency "$CONC" \
+    --name-a "default" --name-b "$nb" "${limit[@]}" --games "$GAMES" --concurrency "$CONC" "${seed[@]}" \
     --sprt 0 5 --openings "$SHARED/data/openings/UHO_4060_v4.epd" > "$log" 2>&1 || true
   echo "$f: $(tail -n 1 "$log")"
 done

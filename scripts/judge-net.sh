@@ -6,7 +6,7 @@
 # with scripts/pool.py.
 #
 #   scripts/judge-net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] \
-#       [-o OUTDIR] CANDIDATE.nnue REFERENCE.nnue
+#       CANDIDATE.nnue REFERENCE.nnue
 #   scripts/judge-net.sh -n 10000 -g 400 data/ft-soup.nnue nets/nw-g10.nnue
 #   scripts/judge-net.sh -n 50000 -g 400 -s 7 data/ft-soup.nnue nets/nw-g10.nnue
 #
@@ -21,24 +21,10 @@ BIN=target/release/nullwindow
 limit=(--nodes 10000)
 GAMES=400
 CONC=2
-SEED=7
-OUT=
-SHARED=${SHARED:-$(cd .. && pwd)/shared}
-while getopts "b:t:n:g:c:s:o:" o; do
-  case $o in
-    b) BIN=$OPTARG ;;
-    t) limit=(--tc "$OPTARG") ;;
-    n) limit=(--nodes "$OPTARG") ;;
-    g) GAMES=$OPTARG ;;
-    c) CONC=$OPTARG ;;
-    s) SEED=$OPTARG ;;
-    o) OUT=$OPTARG ;;
-    *) exit 2 ;;
-  esac
-done
-shift $((OPTIND - 1))
+seed=(--seed 7)
+. scripts/lib/match-opts.sh
 if [ $# -ne 2 ]; then
-  echo "usage: scripts/judge-net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONC] [-s SEED] [-o DIR] CANDIDATE REFERENCE" >&2
+  echo "usage: scripts/judge-net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONC] [-s SEED] CANDIDATE REFERENCE" >&2
   exit 2
 fi
 cand=$(realpath "$1")
@@ -47,8 +33,7 @@ for f in "$cand" "$ref" "$BIN"; do
   [ -e "$f" ] || { echo "judge-net: $f: no such file" >&2; exit 2; }
 done
 bin=$(realpath "$BIN")
-tag=$(basename "$cand" .nnue)-vs-$(basename "$ref" .nnue)-${limit[1]}-s$SEED
-OUT=${OUT:-out/judge/$tag}
+OUT=out/judge/$(basename "$cand" .nnue)-vs-$(basename "$ref" .nnue)-${limit[1]}-s${seed[1]}
 mkdir -p "$OUT"
 # The same binary under another path, so that the two sides are told apart in the logs.
 copy="$OUT/engine-b"
@@ -64,7 +49,7 @@ for set in UHO_4060_v4 noob_3moves 2moves_v1; do
   SHARED="$SHARED" python3 scripts/sprt.py --a "$bin" --b "$copy" \
     --a-opt "EvalFile=$cand" --b-opt "EvalFile=$ref" \
     --name-a "$(basename "$cand")" --name-b "$(basename "$ref")" "${limit[@]}" \
-    --games "$GAMES" --concurrency "$CONC" --seed "$SEED" \
+    --games "$GAMES" --concurrency "$CONC" "${seed[@]}" \
     --openings "$SHARED/data/openings/$set.epd" > "$log" 2>&1 || true
   echo "$set: $(tail -n 1 "$log")"
 done

@@ -1,15 +1,19 @@
-# Option parsing shared by scripts/driver-elo.sh and scripts/feature-sprt.sh (sourced, not run):
-#   -b BIN  -t TC | -n NODES (the last one given wins)  -g GAMES  -c CONCURRENCY
-# The caller sets its defaults (BIN, limit, GAMES, CONC) first; afterwards "$@" holds the
-# remaining arguments and `limit` the match.py clock or node arguments.
+# Option parsing shared by scripts/driver-elo.sh, scripts/feature-sprt.sh and
+# scripts/judge-net.sh (sourced, not run):
+#   -b BIN  -t TC | -n NODES (the last one given wins)  -g GAMES  -c CONCURRENCY  -s SEED
+# The caller sets its defaults (BIN, limit, GAMES, CONC, and `seed` if it wants one) first;
+# afterwards "$@" holds the remaining arguments, `limit` the match.py clock or node arguments
+# and `seed` the match.py seed arguments (empty unless set: match.py's own default).
 SHARED=${SHARED:-$(cd .. && pwd)/shared}
-while getopts "b:t:n:g:c:" o; do
+seed=("${seed[@]+"${seed[@]}"}")
+while getopts "b:t:n:g:c:s:" o; do
   case $o in
     b) BIN=$OPTARG ;;
     t) limit=(--tc "$OPTARG") ;;
     n) limit=(--nodes "$OPTARG") ;;
     g) GAMES=$OPTARG ;;
     c) CONC=$OPTARG ;;
+    s) seed=(--seed "$OPTARG") ;;
     *) exit 2 ;;
   esac
 done
