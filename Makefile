@@ -123,7 +123,8 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 14, nw-g11's self-play with the search of Bench 2154765, from
+# The segment of this build: seed 14, nw-g11's self-play with the self-play search of Bench
+# 2154765 (Bench 2041353 adds only `matscale`, which self-play leaves off), from
 # book openings: a random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test
 # book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
 # embedded net, so a closed segment is made again while the search is the same (gen13, nw-g11's

@@ -137,6 +137,18 @@ fn win_for(c: Color) -> Wdl {
     }
 }
 
+/// The search of self-play: the default techniques with evaluation `net`, but without
+/// `matscale`. The kept scores teach the next network its own raw output; scaled by material
+/// here, each generation would learn the scaling the engine then applies again on top.
+pub fn search_options(net: &Option<Arc<Network>>) -> SearchOptions {
+    let mut opts = SearchOptions {
+        net: net.clone(),
+        ..Default::default()
+    };
+    opts.features.mat_scale = false;
+    opts
+}
+
 /// Plays one game from `opening` with `searcher` (its tables cleared first).
 pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) -> GameRecord {
     searcher.new_game();
@@ -151,10 +163,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         depth: cfg.depth,
         ..Default::default()
     };
-    let opts = SearchOptions {
-        net: cfg.net.clone(),
-        ..Default::default()
-    };
+    let opts = search_options(&cfg.net);
     let ctl = SearchControl::default();
     // Labelled as a draw until the game's result is known.
     let mut kept: Vec<Record> = Vec::new();
@@ -443,10 +452,7 @@ pub fn pick_opening(
         let r = searcher.search(
             &pos,
             &limits,
-            &SearchOptions {
-                net: o.game.net.clone(),
-                ..Default::default()
-            },
+            &search_options(&o.game.net),
             &SearchControl::default(),
             &mut SilentReporter,
         );
@@ -822,6 +828,18 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Self-play searches with every default technique but `matscale` (on by default), so
+    /// that the scores a network learns are in its own raw scale.
+    #[test]
+    fn self_play_searches_without_material_scaling() {
+        let defaults = SearchOptions::default().features;
+        let opts = search_options(&None);
+        assert!(defaults.mat_scale && !opts.features.mat_scale);
+        let mut expected = defaults;
+        expected.mat_scale = false;
+        assert_eq!(opts.features, expected);
+    }
 
     #[test]
     fn opening_lines() {

@@ -1010,7 +1010,15 @@ impl Searcher {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
         let v = match self.nnue.as_mut() {
-            Some(n) => n.evaluate(pos).clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT),
+            Some(n) => {
+                let v = n.evaluate(pos);
+                let v = if self.features.mat_scale {
+                    v * material_scale(pos) / 1024
+                } else {
+                    v
+                };
+                v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
+            }
             None => self.evaluator.evaluate(pos),
         };
         if self.features.fifty_scale {
@@ -1021,9 +1029,21 @@ impl Searcher {
     }
 }
 
+/// The `matscale` factor of the network's evaluation, in 1024ths: `matscale_base` plus one
+/// for each 24 cp of material on the board (pawns 100, minor pieces 300, rooks 500, queens
+/// 900, both sides): 700 + 325 = 1025 in the start position, 700 with bare kings.
+fn material_scale(pos: &Position) -> i32 {
+    let b = pos.board();
+    let material = 100 * b.pawns().count()
+        + 300 * (b.knights().count() + b.bishops().count())
+        + 500 * b.rooks().count()
+        + 900 * b.queens().count();
+    params::matscale_base() + material as i32 / 24
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Searcher, lmr_table};
+    use super::{Searcher, lmr_table, material_scale};
     use crate::position::Position;
 
     /// `fiftyscale` multiplies the static evaluation by (200 − halfmove clock) / 200; off, the
@@ -1039,6 +1059,32 @@ mod tests {
         s.features.fifty_scale = true;
         assert_eq!(s.evaluate(&fresh), raw);
         assert_eq!(s.evaluate(&stale), raw * 120 / 200);
+    }
+
+    /// `matscale`: the factor is 700 plus a 24th of the material, in 1024ths; on, the
+    /// network's evaluation is multiplied by it, off it is not; the hand-crafted evaluation
+    /// never is.
+    #[test]
+    fn mat_scale_scales_the_network_eval_by_the_material() {
+        let start = Position::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        assert_eq!(material_scale(&start), 700 + 7800 / 24);
+        let rook = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 60", false).unwrap();
+        assert_eq!(material_scale(&rook), 700 + 500 / 24);
+        let mut s = Searcher::new(1);
+        let hce = s.evaluate(&rook);
+        s.features.mat_scale = true;
+        assert_eq!(s.evaluate(&rook), hce);
+        s.features.mat_scale = false;
+        let net = crate::nnue::embedded_net().expect("the embedded network loads");
+        s.set_net(Some(&net));
+        let raw = s.evaluate(&rook);
+        assert!(raw > 300, "a rook up: {raw}");
+        s.features.mat_scale = true;
+        assert_eq!(s.evaluate(&rook), raw * (700 + 20) / 1024);
     }
 
     /// The tunable hundredths give exactly the table of the former `f64` constants.

@@ -248,6 +248,10 @@ search_params! {
     /// Capture history: a capture is good (searched before the quiets) when its SEE is at least
     /// `-capture history / this`.
     capthist_see_divisor: 64, 8..=256, step 12;
+
+    /// Material scaling of the network's evaluation (`matscale`): the scale in 1024ths with
+    /// no material but the kings; each 24 cp of material on the board adds one.
+    matscale_base: 700, 400..=1000, step 30;
 }
 
 impl Param {

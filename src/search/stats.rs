@@ -366,6 +366,11 @@ features! {
     /// searched a ply shallower when both sides' static evals say the position is quiet for
     /// both (their sum above `HINDSIGHT_MARGIN`): Stockfish 17's `priorReduction`.
     hindsight: "hindsight", default on, pure off;
+    /// The network's evaluation is scaled by the material on the board,
+    /// `eval · (matscale_base + material / 24) / 1024` (material: both sides' pieces at
+    /// 100/300/300/500/900 cp), so that a positional edge counts for more with more pieces
+    /// left: ahead, keep material; behind, trade. The hand-crafted evaluation is left alone.
+    mat_scale: "matscale", default on, pure off;
 }
 
 const OFF_COUNT: usize = {
