@@ -1011,12 +1011,10 @@ impl Searcher {
         self.stats.evals += 1;
         let v = match self.nnue.as_mut() {
             Some(n) => {
-                let v = n.evaluate(pos);
-                let v = if self.features.mat_scale {
-                    v * material_scale(pos) / 1024
-                } else {
-                    v
-                };
+                let mut v = n.evaluate(pos);
+                if self.features.mat_scale {
+                    v = v * material_scale(pos) / 1024;
+                }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
             None => self.evaluator.evaluate(pos),
