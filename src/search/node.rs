@@ -447,6 +447,9 @@ impl Searcher {
                 && eval + razor_base() + razor_margin() * depth < alpha
             {
                 let q = self.quiescence::<false>(pos, alpha, alpha + 1, ply, ctl);
+                if self.stopped {
+                    return 0;
+                }
                 if q <= alpha {
                     self.stats.razor_cutoffs += 1;
                     return q;
@@ -495,6 +498,9 @@ impl Searcher {
                         let v =
                             self.negamax::<false>(pos, depth - r, beta - 1, beta, ply, false, ctl);
                         self.nmp_min_ply = 0;
+                        if self.stopped {
+                            return 0;
+                        }
                         if v >= beta {
                             self.stats.null_cutoffs += 1;
                             return score;
