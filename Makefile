@@ -123,16 +123,16 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 14, nw-g11's self-play with the self-play search of Bench
-# 2154765 (Bench 2041353 adds only `matscale`, which self-play leaves off), from
+# The segment of this build: seed 15, nw-g12's self-play (the self-play search leaves
+# `matscale` off), from
 # book openings: a random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test
 # book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
-# embedded net, so a closed segment is made again while the search is the same (gen13, nw-g11's
-# data: `make datagen DATAGEN_SEED=13 DATAGEN_EVAL=nets/nw-g10.nnue`). Every segment (seed, net,
+# embedded net, so a closed segment is made again while the search is the same (gen14, nw-g12's
+# data: `make datagen DATAGEN_SEED=14 DATAGEN_EVAL=nets/nw-g11.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
 # the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
-DATAGEN_SEED ?= 14
+DATAGEN_SEED ?= 15
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -147,16 +147,16 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g11: nw-g10 trained further on the first
-# 19,781 games of gen13 (`head -c 57118816 data/gen13.bin > data/gen13-19781.bin`, 1,784,963
-# positions) with its weight decay pulling toward nw-g10's weights (`--wd 1.0 --wd-to-init`),
-# sized like nw-g10, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
-# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g10 70%, each continuation 15%).
+# The defaults are the recipe of the embedded net nw-g12: nw-g11 trained further on the first
+# 15,117 games of gen14 (`head -c 43939904 data/gen14.bin > data/gen14-15117.bin`, 1,373,121
+# positions) with its weight decay pulling toward nw-g11's weights (`--wd 1.0 --wd-to-init`),
+# sized like nw-g11, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
+# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g11 70%, each continuation 15%).
 # Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
 # each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
-TRAIN_DATA ?= $(DATA_DIR)/gen13-19781.bin
-TRAIN_INIT ?= nets/nw-g10.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g10.nnue
+TRAIN_DATA ?= $(DATA_DIR)/gen14-15117.bin
+TRAIN_INIT ?= nets/nw-g11.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g11.nnue
 TRAIN_HIDDEN ?= 128
 # Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
 # net (a version 1 net file); with an --init net of one bucket, B > 1 copies its output layer
@@ -168,7 +168,7 @@ TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 1.0
 TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?= nets/nw-g10.nnue
+TRAIN_SOUP ?= nets/nw-g11.nnue
 TRAIN_SEEDS ?= 1 2
 TRAIN_SOUP_SHARE ?= 0.7
 TRAIN_THREADS ?= 2
