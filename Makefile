@@ -124,9 +124,8 @@ lab-check:
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
 # The segment of this build: seed 15, nw-g12's self-play (the self-play search leaves
-# `matscale` off), from
-# book openings: a random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test
-# book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
+# `matscale` off), from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
+# openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
 # embedded net, so a closed segment is made again while the search is the same (gen14, nw-g12's
 # data: `make datagen DATAGEN_SEED=14 DATAGEN_EVAL=nets/nw-g11.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where

@@ -1028,15 +1028,11 @@ impl Searcher {
 }
 
 /// The `matscale` factor of the network's evaluation, in 1024ths: `matscale_base` plus one
-/// for each 24 cp of material on the board (pawns 100, minor pieces 300, rooks 500, queens
-/// 900, both sides): 700 + 325 = 1025 in the start position, 700 with bare kings.
+/// for each 24 cp of material on the board (both sides' pieces as the WDL model counts them,
+/// [`wdl::material`], at 100 cp a pawn): 700 + 325 = 1025 in the start position, 700 with
+/// bare kings.
 fn material_scale(pos: &Position) -> i32 {
-    let b = pos.board();
-    let material = 100 * b.pawns().count()
-        + 300 * (b.knights().count() + b.bishops().count())
-        + 500 * b.rooks().count()
-        + 900 * b.queens().count();
-    params::matscale_base() + material as i32 / 24
+    params::matscale_base() + 100 * wdl::material(pos) / 24
 }
 
 #[cfg(test)]
