@@ -286,3 +286,48 @@ fn every_off_switch_changes_the_search() {
         );
     }
 }
+
+/// `aspfh` (each aspiration fail high re-searches the root a ply shallower): over the first
+/// bench positions every search still completes the depth asked for, the windows do fail
+/// and re-search, the switch changes the tree (some node count differs from the default's),
+/// a search is repeatable, and a mate keeps its exact distance.
+#[test]
+fn aspiration_fail_high_reduction_completes_its_depth_and_keeps_mates_exact() {
+    let run = |features: &str, fen: &str, limits: &SearchLimits| {
+        let opts = SearchOptions {
+            features: nullwindow::search::Features::parse(features).unwrap(),
+            ..Default::default()
+        };
+        let pos = Position::from_fen(fen, false).unwrap();
+        Searcher::new(16).search(
+            &pos,
+            limits,
+            &opts,
+            &SearchControl::default(),
+            &mut SilentReporter,
+        )
+    };
+    let (mut researches, mut differs) = (0, false);
+    for fen in nullwindow::bench::positions().into_iter().take(12) {
+        let a = run("default +aspfh", fen, &depth(9));
+        let again = run("default +aspfh", fen, &depth(9));
+        let plain = run("default", fen, &depth(9));
+        assert_eq!(a.depth, 9, "{fen}");
+        assert!(a.best.is_some(), "{fen}");
+        assert_eq!(
+            (a.best, a.score, a.nodes),
+            (again.best, again.score, again.nodes),
+            "{fen}"
+        );
+        researches += a.stats.aspiration_researches;
+        differs |= a.nodes != plain.nodes;
+    }
+    assert!(
+        researches > 0,
+        "no aspiration window failed: the switch was not exercised"
+    );
+    assert!(differs, "aspfh searched the same trees as the default");
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let r = run("default +aspfh", fen, &depth(6));
+    assert_eq!(uci_score(r.score), (true, 2));
+}

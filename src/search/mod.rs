@@ -694,10 +694,13 @@ impl Searcher {
         } else {
             (-INFINITE, INFINITE)
         };
+        // `aspfh`: plies off the iteration's depth, one per fail high since the last fail low.
+        let mut fail_highs = 0;
         loop {
             self.stats.root_searches += 1;
             let root = &mut root_moves[pv_idx..];
-            let score = self.search_root(pos, root, depth, alpha, beta, ctl, reporter);
+            let search_depth = (depth - fail_highs).max((depth + 1) / 2);
+            let score = self.search_root(pos, root, search_depth, alpha, beta, ctl, reporter);
             // Stable sort: the best move first, the others keep their previous order.
             root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
             if self.stopped {
@@ -711,6 +714,7 @@ impl Searcher {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
+                fail_highs = 0;
             } else if score >= beta {
                 self.stats.aspiration_researches += 1;
                 if self.elapsed_ms() > 1000 {
@@ -718,6 +722,9 @@ impl Searcher {
                     reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Lower));
                 }
                 beta = (score + delta).min(INFINITE);
+                if self.features.asp_fh_reduce && score.abs() < MATE_IN_MAX {
+                    fail_highs += 1;
+                }
             } else {
                 return;
             }

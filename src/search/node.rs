@@ -88,7 +88,7 @@ impl Searcher {
             // `info currmove`: only once the search is long enough for a GUI to show it (helper
             // threads report to a silent reporter). Numbered across the MultiPV lines.
             if self.elapsed_ms() > CURRMOVE_AFTER_MS {
-                reporter.current_move(depth as u32, m, self.pv_idx + i + 1);
+                reporter.current_move(self.root_depth.max(depth) as u32, m, self.pv_idx + i + 1);
             }
             let quiet = !is_noisy(m) && !pos.gives_check(m);
             let nodes_before = self.nodes();

@@ -371,6 +371,11 @@ features! {
     /// 100/300/300/500/900 cp), so that a positional edge counts for more with more pieces
     /// left: ahead, keep material; behind, trade. The hand-crafted evaluation is left alone.
     mat_scale: "matscale", default on, pure off;
+    /// Aspiration windows: each fail high of an iteration searches the root a ply shallower
+    /// (never below half the iteration's depth), a fail low the full depth again (as Ethereal
+    /// and Stockfish do): a score above the window is usually confirmed, and the shallower
+    /// re-search finds the new bound sooner.
+    asp_fh_reduce: "aspfh", default off, pure off;
 }
 
 const OFF_COUNT: usize = {
