@@ -125,9 +125,10 @@ lab-check:
 DATA_DIR ?= data
 # The segment of this build: seed 15, nw-g12's self-play (the self-play search leaves
 # `matscale` off), from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
-# openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with a network file instead of the
-# embedded net, so a closed segment is made again while the search is the same (gen14, nw-g12's
-# data: `make datagen DATAGEN_SEED=14 DATAGEN_EVAL=nets/nw-g11.nnue`). Every segment (seed, net,
+# openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with
+# a network file instead of the embedded net, so a closed segment is made again while the
+# search is the same (gen14, nw-g12's training data: `make datagen DATAGEN_SEED=14
+# DATAGEN_EVAL=nets/nw-g11.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
 # the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
