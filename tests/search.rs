@@ -9,15 +9,19 @@ use nullwindow::search::{
 };
 
 fn search(pos: &Position, limits: SearchLimits, algorithm: Algorithm) -> SearchResult {
-    let mut s = Searcher::new(16);
     let opts = SearchOptions {
         algorithm,
         ..Default::default()
     };
-    s.search(
+    search_with(pos, &limits, &opts)
+}
+
+/// One search with a fresh 16 MB searcher and the given options.
+fn search_with(pos: &Position, limits: &SearchLimits, opts: &SearchOptions) -> SearchResult {
+    Searcher::new(16).search(
         pos,
-        &limits,
-        &opts,
+        limits,
+        opts,
         &SearchControl::default(),
         &mut SilentReporter,
     )
@@ -261,15 +265,7 @@ fn every_off_switch_changes_the_search() {
         fens.iter()
             .map(|fen| {
                 let pos = Position::from_fen(fen, false).unwrap();
-                Searcher::new(16)
-                    .search(
-                        &pos,
-                        &depth(11),
-                        &opts,
-                        &SearchControl::default(),
-                        &mut SilentReporter,
-                    )
-                    .nodes
+                search_with(&pos, &depth(11), &opts).nodes
             })
             .collect()
     };
@@ -298,14 +294,7 @@ fn aspiration_fail_high_reduction_completes_its_depth_and_keeps_mates_exact() {
             features: nullwindow::search::Features::parse(features).unwrap(),
             ..Default::default()
         };
-        let pos = Position::from_fen(fen, false).unwrap();
-        Searcher::new(16).search(
-            &pos,
-            limits,
-            &opts,
-            &SearchControl::default(),
-            &mut SilentReporter,
-        )
+        search_with(&Position::from_fen(fen, false).unwrap(), limits, &opts)
     };
     let (mut researches, mut differs) = (0, false);
     for fen in nullwindow::bench::positions().into_iter().take(12) {
