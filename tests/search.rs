@@ -85,18 +85,11 @@ fn exact_mate_in_pure_mode() {
     // With reductions on, the engine first finds a mate in 6 here (LMR reduces the quiet
     // mating moves); the full-width search finds the shortest mate, Stockfish's #4.
     let pos = Position::from_fen("8/8/8/8/8/k2K4/5B2/2R5 w - - 0 1", false).unwrap();
-    let mut s = Searcher::new(16);
     let opts = SearchOptions {
         features: nullwindow::search::Features::pure(),
         ..Default::default()
     };
-    let r = s.search(
-        &pos,
-        &depth(9),
-        &opts,
-        &SearchControl::default(),
-        &mut SilentReporter,
-    );
+    let r = search_with(&pos, &depth(9), &opts);
     assert_eq!(uci_score(r.score), (true, 4));
 }
 
@@ -172,19 +165,12 @@ fn all_drivers_agree_in_pure_mode() {
     .unwrap();
     let mut values = Vec::new();
     for algo in Algorithm::ALL {
-        let mut s = Searcher::new(16);
         let opts = SearchOptions {
             algorithm: algo,
             features: nullwindow::search::Features::pure(),
             ..Default::default()
         };
-        let r = s.search(
-            &pos,
-            &depth(4),
-            &opts,
-            &SearchControl::default(),
-            &mut SilentReporter,
-        );
+        let r = search_with(&pos, &depth(4), &opts);
         values.push((algo, r.score));
     }
     assert!(values.iter().all(|v| v.1 == values[0].1), "{values:?}");
