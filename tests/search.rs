@@ -234,14 +234,16 @@ fn bench_is_repeatable() {
 /// Every switch that is off by default is wired into the search: turning it on changes the
 /// node count of a fixed-depth search on at least one of a few positions (a switch whose
 /// condition is implied by others, and so can never act, fails here). Depth 11: the rarest,
-/// `tripleext`, acts only from there with nw-g6. The `MTDf` driver's switches shape that
-/// driver only and are left out.
+/// `tripleext`, acts only from there with nw-g6; `egscale` acts in the ending of the last
+/// position. The `MTDf` driver's switches shape that driver only and are left out.
 #[test]
 fn every_off_switch_changes_the_search() {
     let fens = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 30 9",
         "6k1/5pp1/1p5p/p1rR4/P1P5/1P4P1/5P1P/6K1 b - - 12 34",
+        // Opposite-coloured bishops, a pawn up: `egscale` halves the network's edge.
+        "8/5k2/3b2p1/1B3p2/5P2/1P4P1/5K2/8 w - - 0 40",
     ];
     let nodes = |features: nullwindow::search::Features| -> Vec<u64> {
         let opts = SearchOptions {

@@ -35,6 +35,16 @@ use trace::{EvalTrace, Group, NoTrace, Trace};
 
 pub use params::PIECE_VALUE;
 
+/// The endgame scale factor of `b`, out of 128, when `white_ahead` tells which side is ahead:
+/// 0 where that side cannot win (no pawns and at most a minor piece, two knights against a
+/// bare king, the rook-pawn fortress), 16 for a pawnless edge smaller than a rook, 64 for
+/// opposite-coloured bishops with only pawns besides, otherwise 128. The hand-crafted
+/// evaluation applies it to its endgame score; the search may apply it to the network's.
+#[inline]
+pub fn endgame_scale(b: &crate::position::Board, white_ahead: bool) -> i32 {
+    endgame::scale_factor(b, if white_ahead { 1 } else { -1 })
+}
+
 /// A middlegame/endgame score pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Score(pub i32, pub i32);

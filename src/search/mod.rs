@@ -27,7 +27,7 @@ use crate::eval::Evaluator;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
-use crate::position::{Bitboard, Move, Piece, Position};
+use crate::position::{Bitboard, Color, Move, Piece, Position};
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
@@ -1022,6 +1022,11 @@ impl Searcher {
                 if self.features.mat_scale {
                     v = v * material_scale(pos) / 1024;
                 }
+                if self.features.eg_scale && v != 0 {
+                    let white_ahead = (v > 0) == (pos.turn() == Color::White);
+                    v = v * crate::eval::endgame_scale(pos.board(), white_ahead)
+                        / crate::eval::params::SCALE_NORMAL;
+                }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
             None => self.evaluator.evaluate(pos),
@@ -1086,6 +1091,34 @@ mod tests {
         assert!(raw > 300, "a rook up: {raw}");
         s.features.mat_scale = true;
         assert_eq!(s.evaluate(&rook), raw * (700 + 20) / 1024);
+    }
+
+    /// `egscale`: the network's evaluation times the hand-crafted endgame scale factor, for
+    /// the side the network says is ahead: a bare rook against a bishop is scaled to an
+    /// eighth, from either side's view; a rook and a pawn against a bishop and a lone minor
+    /// piece are left alone or zeroed as the hand-crafted rule says.
+    #[test]
+    fn eg_scale_scales_the_network_eval_of_drawish_endgames() {
+        let net = crate::nnue::embedded_net().expect("the embedded network loads");
+        let mut s = Searcher::new(1);
+        s.set_net(Some(&net));
+        s.features.mat_scale = false;
+        for (fen, factor) in [
+            ("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", 16),
+            ("4k3/8/3b4/8/8/8/8/R3K3 b - - 0 60", 16),
+            ("4k3/8/3b4/8/8/8/4P3/R3K3 w - - 0 60", 128),
+            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 60", 0),
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            s.features.eg_scale = false;
+            let raw = s.evaluate(&pos);
+            s.features.eg_scale = true;
+            assert_eq!(s.evaluate(&pos), raw * factor / 128, "{fen}: raw {raw}");
+        }
+        // The network and the rule agree on who is ahead in the rook-against-bishop ending.
+        let w = Position::from_fen("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", false).unwrap();
+        s.features.eg_scale = false;
+        assert!(s.evaluate(&w) > 0);
     }
 
     /// The tunable hundredths give exactly the table of the former `f64` constants.
