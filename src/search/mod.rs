@@ -1095,8 +1095,8 @@ mod tests {
 
     /// `egscale`: the network's evaluation times the hand-crafted endgame scale factor, for
     /// the side the network says is ahead: a bare rook against a bishop is scaled to an
-    /// eighth, from either side's view; a rook and a pawn against a bishop and a lone minor
-    /// piece are left alone or zeroed as the hand-crafted rule says.
+    /// eighth, from either side's view; a rook and a pawn against a bishop are left alone; a
+    /// lone bishop is zeroed (it cannot mate).
     #[test]
     fn eg_scale_scales_the_network_eval_of_drawish_endgames() {
         let net = crate::nnue::embedded_net().expect("the embedded network loads");
