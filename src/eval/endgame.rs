@@ -5,10 +5,14 @@ use super::params::*;
 use super::{non_pawn_material, queening_square, role_value};
 use crate::position::{Bitboard, Board, Color, File, Role};
 
-/// Scale factor (out of [`SCALE_NORMAL`]) for the endgame score `eg` (White's view) of `b`.
+/// Scale factor (out of [`SCALE_NORMAL`]) of `b` when `strong` is the side ahead: 0 where it
+/// cannot win (no pawns and at most a minor piece, two knights against a bare king, the
+/// rook-pawn fortress), [`SCALE_NO_PAWNS_SMALL_EDGE`] for a pawnless edge smaller than a rook,
+/// [`SCALE_OPPOSITE_BISHOPS`] for opposite-coloured bishops with only pawns besides. The
+/// hand-crafted evaluation applies it to its endgame score (the side ahead by that score's
+/// sign); the search's `egscale` applies it to the network's.
 #[inline]
-pub(super) fn scale_factor(b: &Board, eg: i32) -> i32 {
-    let strong = if eg > 0 { Color::White } else { Color::Black };
+pub fn scale_factor(b: &Board, strong: Color) -> i32 {
     let weak = !strong;
     let strong_pieces = b.by_color(strong);
     let strong_pawns = b.pawns() & strong_pieces;

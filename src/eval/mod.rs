@@ -22,7 +22,7 @@
 //! does nothing, the tuner's ([`evaluate_traced`]) records the evaluation as a function of
 //! the weights (see [`trace`]).
 
-mod endgame;
+pub mod endgame;
 mod king;
 pub mod params;
 mod pawns;
@@ -34,16 +34,6 @@ use crate::position::{Bitboard, Board, Color, File, Position, Rank, Role, Square
 use trace::{EvalTrace, Group, NoTrace, Trace};
 
 pub use params::PIECE_VALUE;
-
-/// The endgame scale factor of `b`, out of 128, when `white_ahead` tells which side is ahead:
-/// 0 where that side cannot win (no pawns and at most a minor piece, two knights against a
-/// bare king, the rook-pawn fortress), 16 for a pawnless edge smaller than a rook, 64 for
-/// opposite-coloured bishops with only pawns besides, otherwise 128. The hand-crafted
-/// evaluation applies it to its endgame score; the search may apply it to the network's.
-#[inline]
-pub fn endgame_scale(b: &crate::position::Board, white_ahead: bool) -> i32 {
-    endgame::scale_factor(b, if white_ahead { 1 } else { -1 })
-}
 
 /// A middlegame/endgame score pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -365,7 +355,12 @@ fn evaluate_with<T: Trace>(pos: &Position, entry: &pawns::PawnEntry, tr: &mut T)
     // Taper by phase; drawish endgames scale the whole score (they have little material, so
     // the endgame part dominates anyway).
     let ph = board_phase(b);
-    let scale = endgame::scale_factor(b, score.1);
+    let strong = if score.1 > 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let scale = endgame::scale_factor(b, strong);
     tr.finish(ph, scale);
     let white = taper(score, ph, scale);
     match pos.turn() {

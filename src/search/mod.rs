@@ -24,10 +24,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
+use crate::eval::endgame;
+use crate::eval::params::SCALE_NORMAL;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
-use crate::position::{Bitboard, Color, Move, Piece, Position};
+use crate::position::{Bitboard, Move, Piece, Position};
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
@@ -1023,9 +1025,8 @@ impl Searcher {
                     v = v * material_scale(pos) / 1024;
                 }
                 if self.features.eg_scale && v != 0 {
-                    let white_ahead = (v > 0) == (pos.turn() == Color::White);
-                    v = v * crate::eval::endgame_scale(pos.board(), white_ahead)
-                        / crate::eval::params::SCALE_NORMAL;
+                    let strong = if v > 0 { pos.turn() } else { !pos.turn() };
+                    v = v * endgame::scale_factor(pos.board(), strong) / SCALE_NORMAL;
                 }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }

@@ -377,7 +377,7 @@ features! {
     /// re-search finds the new bound sooner.
     asp_fh_reduce: "aspfh", default off, pure off;
     /// The network's evaluation is multiplied by the hand-crafted evaluation's endgame scale
-    /// factor (`eval::endgame_scale`, the side ahead by the network's sign): nothing for a side
+    /// factor (`eval::endgame::scale_factor`, the side ahead by the network's sign): nothing for a side
     /// without pawns and at most a minor piece, 1/8 for a pawnless edge below a rook, 1/2 for
     /// opposite-coloured bishops with only pawns besides, nothing in the rook-pawn fortress.
     eg_scale: "egscale", default off, pure off;
