@@ -684,6 +684,24 @@ impl Searcher {
                         }
                     }
                 }
+                // Capture futility (`capfutility`): even winning the victim leaves us short.
+                if !quiet
+                    && self.features.cap_futility
+                    && depth <= cfp_depth()
+                    && !in_check
+                    && moves_tried > 0
+                    && m.promotion().is_none()
+                    && !pos.gives_check(m)
+                {
+                    let victim = match m {
+                        Move::EnPassant { .. } => 100,
+                        _ => m.capture().map_or(0, crate::eval::role_value),
+                    };
+                    if eval + victim + cfp_base() + cfp_margin() * depth <= alpha {
+                        self.stats.moves_pruned += 1;
+                        continue;
+                    }
+                }
                 if self.features.see_pruning && depth <= see_depth() && moves_tried > 0 {
                     let threshold = if quiet {
                         -see_quiet_margin() * prune_depth
@@ -891,6 +909,15 @@ impl Searcher {
                             self.reward_capture(us, depth, m, &noisy_tried[..n_noisy]);
                         }
                         break;
+                    }
+                    // Alpha raised below beta (a PV node): the later moves are searched a
+                    // ply shallower (`alpharaise`).
+                    if self.features.alpha_raise
+                        && depth > 2
+                        && depth <= alpha_raise_max_depth()
+                        && score.abs() < TB_WIN_IN_MAX
+                    {
+                        depth -= 1;
                     }
                 }
             }
@@ -1210,7 +1237,16 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {
-            if !in_check {
+            if in_check {
+                // Quiet evasions after one that escaped mate (`qsevasion`).
+                if self.features.qs_evasion
+                    && searched > 0
+                    && best_score > -MATE_IN_MAX
+                    && !is_noisy(m)
+                {
+                    continue;
+                }
+            } else {
                 // Delta pruning: even winning the piece cannot lift us to alpha.
                 if self.features.delta && m.promotion().is_none() {
                     let gain = match m {

@@ -138,6 +138,10 @@ search_params! {
     /// Internal iterative reduction: minimum depth.
     iir_depth: 4, 2..=10, step 1;
 
+    /// Alpha-raise reduction (`alpharaise`): the deepest node whose later moves lose a ply
+    /// once alpha is raised.
+    alpha_raise_max_depth: 11, 3..=20, step 1;
+
     /// Futility pruning of quiet moves: applies at depth ≤ this.
     fp_depth: 7, 2..=12, step 1;
     /// Futility pruning: base margin.
@@ -157,6 +161,12 @@ search_params! {
     see_quiet_margin: 60, 10..=150, step 7;
     /// SEE pruning: captures may lose at most this per ply squared.
     see_noisy_margin: 20, 5..=60, step 3;
+    /// Futility pruning of captures (`capfutility`): applies at depth ≤ this.
+    cfp_depth: 6, 1..=12, step 1;
+    /// Futility pruning of captures: base margin.
+    cfp_base: 200, 0..=500, step 20;
+    /// Futility pruning of captures: margin per ply.
+    cfp_margin: 180, 50..=400, step 15;
 
     /// Late move reductions: minimum depth (at least 2, so that a reduced search keeps a ply).
     lmr_depth: 3, 2..=6, step 1;

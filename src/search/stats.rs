@@ -290,6 +290,19 @@ features! {
     /// TT cutoffs in PV nodes too, from exact entries only (without it PV nodes never cut
     /// on the TT).
     pv_tt_exact: "pvttexact", default off, pure off;
+    /// Alpha-raise reduction: once a move of a PV node raises alpha (without reaching beta),
+    /// the node's remaining moves are searched a ply shallower (depth 3 to
+    /// `alpha_raise_max_depth`), as Stockfish does: the later moves now only need to refute a
+    /// known good line.
+    alpha_raise: "alpharaise", default off, pure off;
+    /// Futility pruning of captures: at low depth, not in check, a capture (or promotion)
+    /// that does not give check is skipped when the static eval plus the captured piece and a
+    /// depth margin (`cfp_base` + `cfp_margin` · depth) stays at or below alpha, as
+    /// Stockfish prunes captures.
+    cap_futility: "capfutility", default off, pure off;
+    /// Quiescence in check: once an evasion has saved the side from mate, the quiet evasions
+    /// left are skipped (captures that evade are still searched).
+    qs_evasion: "qsevasion", default off, pure off;
     /// MTD(f) driver: the first guess of an iteration is the mean of the last two iterations'
     /// values (off: the previous iteration's value), to damp the odd/even swing.
     mtd_avg: "mtdavg", default on, pure off;
