@@ -29,6 +29,16 @@ fn eval_hist_bonus(before: i32, after: i32) -> i32 {
     (-EVAL_HIST_SCALE * (before + after)).clamp(-EVAL_HIST_MAX, EVAL_HIST_MAX)
 }
 
+/// What a capture wins at most, as delta pruning and capture futility count it: the victim's
+/// value (100 for an en-passant pawn), 0 for a move that captures nothing.
+#[inline]
+fn capture_gain(m: Move) -> i32 {
+    match m {
+        Move::EnPassant { .. } => 100,
+        _ => m.capture().map_or(0, crate::eval::role_value),
+    }
+}
+
 /// Ordering score of a root move before the first iteration: TT move, captures by victim,
 /// promotions, then the rest.
 pub(super) fn root_order(pos: &Position, m: Move, tt_move: u16) -> i32 {
@@ -691,16 +701,11 @@ impl Searcher {
                     && !in_check
                     && moves_tried > 0
                     && m.promotion().is_none()
+                    && eval + capture_gain(m) + cfp_base() + cfp_margin() * depth <= alpha
                     && !pos.gives_check(m)
                 {
-                    let victim = match m {
-                        Move::EnPassant { .. } => 100,
-                        _ => m.capture().map_or(0, crate::eval::role_value),
-                    };
-                    if eval + victim + cfp_base() + cfp_margin() * depth <= alpha {
-                        self.stats.moves_pruned += 1;
-                        continue;
-                    }
+                    self.stats.moves_pruned += 1;
+                    continue;
                 }
                 if self.features.see_pruning && depth <= see_depth() && moves_tried > 0 {
                     let threshold = if quiet {
@@ -1248,14 +1253,11 @@ impl Searcher {
                 }
             } else {
                 // Delta pruning: even winning the piece cannot lift us to alpha.
-                if self.features.delta && m.promotion().is_none() {
-                    let gain = match m {
-                        Move::EnPassant { .. } => 100,
-                        _ => m.capture().map_or(0, crate::eval::role_value),
-                    };
-                    if stand_pat + gain + delta_margin() <= alpha {
-                        continue;
-                    }
+                if self.features.delta
+                    && m.promotion().is_none()
+                    && stand_pat + capture_gain(m) + delta_margin() <= alpha
+                {
+                    continue;
                 }
                 // SEE pruning: skip captures that lose material.
                 if self.features.qs_see && !pos.see_ge(m, qs_see_margin()) {

@@ -295,8 +295,8 @@ features! {
     /// `alpha_raise_max_depth`), as Stockfish does: the later moves now only need to refute a
     /// known good line.
     alpha_raise: "alpharaise", default off, pure off;
-    /// Futility pruning of captures: at low depth, not in check, a capture (or promotion)
-    /// that does not give check is skipped when the static eval plus the captured piece and a
+    /// Futility pruning of captures: at low depth, not in check, a capture that is no
+    /// promotion and gives no check is skipped when the static eval plus the captured piece and a
     /// depth margin (`cfp_base` + `cfp_margin` · depth) stays at or below alpha, as
     /// Stockfish prunes captures.
     cap_futility: "capfutility", default off, pure off;
