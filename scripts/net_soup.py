@@ -8,7 +8,9 @@
 parent averaged with several continuations of it (one per seed), as `make train` does.
 
 The nets must have the same hidden size, output buckets, QA and QB (docs/nnue.md, the file
-layout). Feature weights and biases are averaged as they are; the output layer is averaged
+layout), and all be horizontally mirrored (version 3) or none; --mirrored writes a mirrored net
+from any of them, taking a plain net's weights as the start of a mirrored one (as
+`train --hm --init` does: a parent averaged with its `--hm` continuations). Feature weights and biases are averaged as they are; the output layer is averaged
 in centipawn units (each net's output weights and bias times its SCALE), then written at the
 mean SCALE, so nets sized differently (`--size-like`) mix as their evaluations do. Weight
 averaging only makes sense for nets that share an ancestor (each an `--init` continuation of
@@ -37,6 +39,8 @@ def read_net(path):
     if data[:4] != b"NWNN":
         sys.exit(f"{path}: not a Nullwindow network")
     version, hidden, qa, qb, scale, checksum, bucket_word = struct.unpack_from("<7I", data, 4)
+    if version not in (1, 2, 3):
+        sys.exit(f"{path}: network file version {version}, this script reads 1 to 3")
     buckets = 1 if version == 1 else bucket_word
     body = data[HEADER:]
     if fnv1a(body) != checksum:
@@ -63,6 +67,8 @@ def main():
     ap.add_argument("--weights", help="comma-separated mixing weights (default: equal)")
     ap.add_argument("--first-share", type=float,
                     help="the first net's share (0 < F < 1); the others share the rest equally")
+    ap.add_argument("--mirrored", action="store_true",
+                    help="write a horizontally mirrored (version 3) net whatever the inputs are")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     if args.weights and args.first_share is not None:
@@ -83,6 +89,8 @@ def main():
         for key in ("hidden", "qa", "qb", "buckets"):
             if n[key] != first[key]:
                 sys.exit(f"nets differ in {key}")
+        if not args.mirrored and (n["version"] == 3) != (first["version"] == 3):
+            sys.exit("nets differ in mirroring (--mirrored writes a mirrored net of them)")
     hidden, buckets = first["hidden"], first["buckets"]
     n_ft = INPUTS * hidden + hidden
     scale = sum(w * n["scale"] for w, n in zip(ws, nets))
@@ -100,8 +108,9 @@ def main():
         i16.byteswap()
         i32.byteswap()
     body = i16.tobytes() + i32.tobytes()
-    header = b"NWNN" + struct.pack("<7I", first["version"], hidden, first["qa"], first["qb"],
-                                   out_scale, fnv1a(body), 0 if buckets == 1 else buckets)
+    version = 3 if args.mirrored else first["version"]
+    header = b"NWNN" + struct.pack("<7I", version, hidden, first["qa"], first["qb"],
+                                   out_scale, fnv1a(body), 0 if version == 1 else buckets)
     with open(args.out, "wb") as f:
         f.write(header + body)
     print(f"{args.out}: {len(nets)} nets, weights {','.join(f'{w:.3f}' for w in ws)}, "

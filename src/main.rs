@@ -27,6 +27,8 @@ USAGE:
                                     self-play games; appends labelled positions (resumable)
     nullwindow datagen inspect FILE [--head N] [--to-epd OUT]
                                     check and print a data file, or convert it to EPD
+    nullwindow datagen distill IN --net NET --out OUT [--copies K] [--plies P]
+                                    label positions with a network's static evaluation
     nullwindow tune --data FILE [--epochs N] [--lr X] [--threads N] [--limit N] [--out FILE]
                                     Texel-tune the evaluation weights; writes a new params.rs
     nullwindow train --data FILE[,FILE...] --out NET [--hidden N] [--epochs N] [--threads N] ...

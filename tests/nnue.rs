@@ -2,7 +2,8 @@
 //! scalar reference (`Network::evaluate_board`) along random walks full of castling (standard
 //! and Chess960), en passant, promotions, captures, null moves and take-backs; colour symmetry;
 //! the AVX2 and scalar kernels agree; switching between unrelated positions stays correct; all
-//! of it also for networks with output buckets (B = 8: the layer a piece count picks).
+//! of it also for networks with output buckets (B = 8: the layer a piece count picks) and for
+//! horizontally mirrored networks (whose perspectives flip a↔h with their king's wing).
 //! A by-hand speed figure: `cargo test --profile release-test --test nnue -- --ignored
 //! --nocapture nnue_speed`.
 
@@ -49,6 +50,15 @@ fn random_bucketed_net(n: usize, buckets: usize, seed: u64) -> Network {
         out_bias: (0..buckets)
             .map(|_| rng.random_range(-200_000..=200_000))
             .collect(),
+        mirrored: false,
+    }
+}
+
+/// A network of the given shape: hidden size, output buckets, horizontally mirrored.
+fn shaped_net((n, buckets, mirrored): (usize, usize, bool), seed: u64) -> Network {
+    Network {
+        mirrored,
+        ..random_bucketed_net(n, buckets, seed)
     }
 }
 
@@ -199,13 +209,20 @@ fn walk(
     assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
 }
 
-/// Hidden sizes and output buckets of the networks the walks run on.
-const SHAPES: [(usize, usize); 3] = [(32, 1), (128, 1), (128, 8)];
+/// Hidden sizes, output buckets and mirroring of the networks the walks run on.
+const SHAPES: [(usize, usize, bool); 5] = [
+    (32, 1, false),
+    (128, 1, false),
+    (128, 8, false),
+    (32, 1, true),
+    (128, 8, true),
+];
 
 #[test]
 fn incremental_equals_full_refresh_on_random_walks() {
-    for (n, buckets) in SHAPES {
-        let net = Arc::new(random_bucketed_net(n, buckets, 1000 + n as u64));
+    for shape in SHAPES {
+        let (n, buckets, mirrored) = shape;
+        let net = Arc::new(shaped_net(shape, 1000 + n as u64));
         for backend in backends() {
             let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
             let mut rng = StdRng::seed_from_u64(7);
@@ -230,7 +247,9 @@ fn incremental_equals_full_refresh_on_random_walks() {
             // Piece counts from 32 down to four: every bucket takes part.
             let used = c.buckets.iter().filter(|&&k| k > 0).count();
             assert_eq!(used, buckets, "{c:?}");
-            eprintln!("N={n} B={buckets} {backend:?}: {c:?} {st:?}");
+            // Kings changed wing: the per-view cache brought those views up to date.
+            assert_eq!(st.view_refreshes > 10, mirrored, "{st:?}");
+            eprintln!("N={n} B={buckets} mirrored={mirrored} {backend:?}: {c:?} {st:?}");
         }
     }
 }
@@ -306,8 +325,8 @@ fn evaluation_is_colour_symmetric() {
         mirror_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"),
         "rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 3"
     );
-    for (n, buckets) in SHAPES {
-        let net = Arc::new(random_bucketed_net(n, buckets, 77 + n as u64));
+    for shape in SHAPES {
+        let net = Arc::new(shaped_net(shape, 77 + shape.0 as u64));
         let mut nnue = Nnue::new(Arc::clone(&net));
         let mut rng = StdRng::seed_from_u64(3);
         let mut checked = 0;
@@ -334,6 +353,124 @@ fn evaluation_is_colour_symmetric() {
         }
         assert!(checked > 100, "{checked}");
     }
+}
+
+/// The FEN flipped left to right (files a↔h): pieces, en passant square; castling rights
+/// dropped (a flipped castling position is not one the rules know).
+fn flip_files_fen(fen: &str) -> String {
+    let parts: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = parts[0]
+        .split('/')
+        .map(|rank| {
+            let mut cells = String::new();
+            for c in rank.chars() {
+                match c.to_digit(10) {
+                    Some(k) => cells.extend(std::iter::repeat_n('1', k as usize)),
+                    None => cells.push(c),
+                }
+            }
+            // Reversed, with each run of empty squares written as one digit again.
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in cells.chars().rev() {
+                if c == '1' {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                    empty = 0;
+                }
+                out.push(c);
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            out
+        })
+        .collect();
+    let ep = match parts[3] {
+        "-" => "-".to_string(),
+        sq => {
+            let f = sq.as_bytes()[0];
+            format!("{}{}", (b'h' - (f - b'a')) as char, &sq[1..])
+        }
+    };
+    format!(
+        "{} {} - {} {} {}",
+        board.join("/"),
+        parts[1],
+        ep,
+        parts[4],
+        parts[5]
+    )
+}
+
+/// A horizontally mirrored network: each perspective sees the board flipped a↔h while its own
+/// king stands on files a–d. So (1) with both kings on files e–h it evaluates as the same
+/// weights without mirroring; (2) with both on a–d, as those weights on the board flipped
+/// left to right; (3) every board evaluates as its left-right flip; and the fast evaluator
+/// agrees with the reference throughout, also after a king crosses between the d and e files.
+#[test]
+fn mirrored_network_sees_each_king_on_the_e_to_h_side() {
+    assert_eq!(
+        flip_files_fen("r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1"),
+        "r2k3r/8/8/3Pp3/8/8/8/R2K3R w - e6 0 1"
+    );
+    let plain = Arc::new(random_bucketed_net(32, 8, 31));
+    let mirrored = Arc::new(Network {
+        mirrored: true,
+        ..(*plain).clone()
+    });
+    let mut fast = Nnue::new(Arc::clone(&mirrored));
+    let mut rng = StdRng::seed_from_u64(17);
+    let (mut kingside, mut queenside, mut mixed, mut differs) = (0, 0, 0, 0);
+    for &(fen, chess960) in WALKS {
+        let mut pos = Position::from_fen(fen, chess960).unwrap();
+        for _ in 0..60 {
+            let here = pos.fen();
+            let flipped = Position::from_fen(&flip_files_fen(&here), false)
+                .unwrap_or_else(|e| panic!("{here} flipped: {e}"));
+            let m = reference(&mirrored, &pos);
+            assert_eq!(fast.evaluate(&pos), m, "{here}");
+            assert_eq!(reference(&mirrored, &flipped), m, "{here} flipped");
+            let wing = |c| pos.board().king_of(c).map(|k: Square| (k as usize & 7) < 4);
+            match (wing(shakmaty::Color::White), wing(shakmaty::Color::Black)) {
+                (Some(false), Some(false)) => {
+                    assert_eq!(m, reference(&plain, &pos), "{here}");
+                    kingside += 1;
+                }
+                (Some(true), Some(true)) => {
+                    assert_eq!(m, reference(&plain, &flipped), "{here}");
+                    queenside += 1;
+                }
+                _ => mixed += 1,
+            }
+            if m != reference(&plain, &pos) {
+                differs += 1;
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // King moves preferred, so that kings cross between the wings.
+            let kings: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.role() == shakmaty::Role::King)
+                .collect();
+            let m = if !kings.is_empty() && rng.random_bool(0.5) {
+                kings[rng.random_range(0..kings.len())]
+            } else {
+                moves[rng.random_range(0..moves.len())]
+            };
+            pos.make(m);
+        }
+    }
+    assert!(
+        kingside > 50 && queenside > 30 && mixed > 50 && differs > 50,
+        "{kingside} {queenside} {mixed} {differs}"
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@
 //! evaluation is within `--margin` of its quiescence value). Kept positions are labelled with
 //! the search score and the game's result, in the binary format of [`format`].
 
+pub mod distill;
 pub mod format;
 
 use std::collections::BTreeMap;
@@ -310,6 +311,7 @@ pub struct DatagenSummary {
 pub const USAGE: &str = "\
 usage: nullwindow datagen [options]
        nullwindow datagen inspect FILE [--head N] [--to-epd OUT]
+       nullwindow datagen distill IN --net NET --out OUT [--copies K] [--plies P] [--seed S]
 
 Plays the engine against itself and appends labelled positions to a binary file
 (docs/datagen-format.md). Rerun the same command after an interrupt: it resumes.
@@ -333,7 +335,10 @@ Plays the engine against itself and appends labelled positions to a binary file
   -h, --help          this text
 
 inspect: counts the records of FILE (checking each), prints the first N as EPD (default 5),
-and with --to-epd writes all of them as '<FEN> c9 \"1-0\"; ce 35;' lines for the tuner.";
+and with --to-epd writes all of them as '<FEN> c9 \"1-0\"; ce 35;' lines for the tuner.
+
+distill: labels the positions of IN, and random continuations of them, with network NET's
+static evaluation instead of a search (distill --help).";
 
 /// Parses the arguments of `datagen`; `Ok(None)` for `--help`.
 pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
@@ -777,8 +782,10 @@ pub fn inspect_cli(args: &[String]) -> Result<(), String> {
 
 /// `nullwindow datagen ...`: plays the games, prints progress, appends the positions.
 pub fn run_cli(args: &[String]) -> Result<(), String> {
-    if args.first().map(String::as_str) == Some("inspect") {
-        return inspect_cli(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("inspect") => return inspect_cli(&args[1..]),
+        Some("distill") => return distill::run_cli(&args[1..]),
+        _ => {}
     }
     let Some(o) = parse_args(args)? else {
         println!("{USAGE}");

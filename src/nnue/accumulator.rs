@@ -18,9 +18,9 @@
 
 use std::sync::Arc;
 
-use super::net::{MAX_BUCKETS, Network, feature, output_bucket};
+use super::net::{MAX_BUCKETS, Network, feature, mirror_mask, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
-use crate::position::{Board, Color, Piece, Position, Role, Square};
+use crate::position::{Bitboard, Board, Color, Piece, Position, Role, Square};
 
 /// Entries allocated at first (grown by doubling as the stack gets deeper).
 const INITIAL_ENTRIES: usize = 128;
@@ -79,9 +79,10 @@ struct Changes {
 
 impl Changes {
     /// The changes from `parent` to `child`, or None if there are more than one move can make
-    /// (the caller then refreshes).
+    /// (the caller then refreshes); each view's feature indices XORed with its entry of
+    /// `masks` (a mirrored network's, the same for parent and child).
     #[inline]
-    fn between(parent: &Board, child: &Board) -> Option<Changes> {
+    fn between(parent: &Board, child: &Board, masks: [usize; 2]) -> Option<Changes> {
         let mut ch = Changes {
             removed: [[0; 2]; MAX_STEP_CHANGES],
             n_removed: 0,
@@ -97,11 +98,11 @@ impl Changes {
         for sq in changed {
             let (was, now) = (parent.piece_at(sq), child.piece_at(sq));
             if let Some(piece) = was {
-                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq);
+                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq, masks);
                 ch.n_removed += 1;
             }
             if let Some(piece) = now {
-                *ch.added.get_mut(ch.n_added)? = features(piece, sq);
+                *ch.added.get_mut(ch.n_added)? = features(piece, sq, masks);
                 ch.n_added += 1;
             }
         }
@@ -109,13 +110,37 @@ impl Changes {
     }
 }
 
-/// The feature index of `piece` on `sq` from White's and from Black's view.
+/// The feature index of `piece` on `sq` from White's and from Black's view, each XORed with
+/// its view's mask.
 #[inline]
-fn features(piece: Piece, sq: Square) -> [usize; 2] {
+fn features(piece: Piece, sq: Square, masks: [usize; 2]) -> [usize; 2] {
     [
-        feature(Color::White, piece, sq),
-        feature(Color::Black, piece, sq),
+        feature(Color::White, piece, sq) ^ masks[0],
+        feature(Color::Black, piece, sq) ^ masks[1],
     ]
+}
+
+/// The feature index from `persp`'s view of piece `k` (`piece_sets` order) on `sq`.
+#[inline]
+fn piece_feature(persp: Color, k: usize, sq: Square) -> usize {
+    let color = if k < 6 { Color::White } else { Color::Black };
+    feature(persp, Role::ALL[k % 6].of(color), sq)
+}
+
+/// `acc += row`, wrapping like the kernels.
+#[inline]
+fn add_row(acc: &mut [i16], row: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+/// `acc −= row`, wrapping like the kernels.
+#[inline]
+fn sub_row(acc: &mut [i16], row: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(w);
+    }
 }
 
 /// Truncating division of an `i64` by a positive constant, through one multiplication (an
@@ -183,7 +208,30 @@ pub struct Nnue {
     buf: AlignedBuf,
     /// The key each entry was computed for (None: empty).
     keys: Vec<Option<u64>>,
+    /// Per perspective and mirror state (unflipped, flipped), the accumulator of the last
+    /// board that perspective was computed from scratch for: a later refresh in the same state
+    /// applies only the pieces that differ ("Finny table"). A mirrored network's king crossing
+    /// between the d and e files refreshes its view, back and forth in a search.
+    views: [[ViewCache; 2]; 2],
     stats: NnueStats,
+}
+
+/// One perspective's accumulator for the board whose pieces are `pieces`.
+#[derive(Clone, Debug, Default)]
+struct ViewCache {
+    acc: Vec<i16>,
+    /// The board's squares of each piece (`piece_index` order); None: nothing cached yet.
+    pieces: Option<[Bitboard; 12]>,
+}
+
+/// The squares of each of the twelve pieces of `board` (White's pawn … king, then Black's).
+fn piece_sets(board: &Board) -> [Bitboard; 12] {
+    let mut sets = [Bitboard::EMPTY; 12];
+    for (k, set) in sets.iter_mut().enumerate() {
+        let color = if k < 6 { Color::White } else { Color::Black };
+        *set = board.by_piece(Role::ALL[k % 6].of(color));
+    }
+    sets
 }
 
 /// How an evaluator's accumulators were brought up to date (counts since it was made).
@@ -195,6 +243,9 @@ pub struct NnueStats {
     pub refreshes: u64,
     /// Accumulator pairs computed from their parent's (one move each).
     pub updates: u64,
+    /// Single perspectives brought up to date from the per-view cache (a mirrored network's
+    /// king changing wing).
+    pub view_refreshes: u64,
 }
 
 impl std::fmt::Debug for Nnue {
@@ -268,6 +319,7 @@ impl Nnue {
             capacity: INITIAL_ENTRIES,
             buf: AlignedBuf::new(INITIAL_ENTRIES * 2 * stride),
             keys: vec![None; INITIAL_ENTRIES],
+            views: Default::default(),
             stats: NnueStats::default(),
         })
     }
@@ -369,9 +421,10 @@ impl Nnue {
         for persp in Color::ALL {
             let mut rows: [&[i16]; 64] = [&[]; 64];
             let mut count = 0;
+            let mask = net.feature_mask(board, persp);
             for sq in board.occupied() {
                 if let Some(p) = board.piece_at(sq) {
-                    rows[count] = Nnue::row(net, feature(persp, p, sq));
+                    rows[count] = Nnue::row(net, feature(persp, p, sq) ^ mask);
                     count += 1;
                 }
             }
@@ -385,18 +438,83 @@ impl Nnue {
         }
     }
 
+    /// `persp`'s accumulator of entry `i` for `board`, from the per-view cache of its mirror
+    /// state: the cached board's accumulator plus the rows of the pieces `board` has and it
+    /// had not, minus the reverse (from scratch the first time).
+    fn refresh_view(&mut self, board: &Board, i: usize, persp: Color) {
+        self.stats.view_refreshes += 1;
+        let range = self.range(i, persp);
+        let net = &*self.net;
+        let mask = net.feature_mask(board, persp);
+        let cache = &mut self.views[persp as usize][usize::from(mask != 0)];
+        let now = piece_sets(board);
+        match cache.pieces {
+            None => {
+                cache.acc = net.ft_bias.clone();
+                for (k, &set) in now.iter().enumerate() {
+                    for sq in set {
+                        add_row(
+                            &mut cache.acc,
+                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
+                        );
+                    }
+                }
+            }
+            Some(old) => {
+                for k in 0..12 {
+                    for sq in old[k] & !now[k] {
+                        sub_row(
+                            &mut cache.acc,
+                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
+                        );
+                    }
+                    for sq in now[k] & !old[k] {
+                        add_row(
+                            &mut cache.acc,
+                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
+                        );
+                    }
+                }
+            }
+        }
+        cache.pieces = Some(now);
+        self.buf.as_mut_slice()[range].copy_from_slice(&cache.acc);
+    }
+
     /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
     fn step(&mut self, parent: &Board, child: &Board, i: usize) {
-        let Some(ch) = Changes::between(parent, child) else {
+        // A mirrored network sees a perspective flipped a↔h while its king is on files a–d:
+        // a king crossing between the d and e files changes every feature of its view, which
+        // is then brought up to date from the per-view cache instead.
+        let (masks, crossed) = if self.net.mirrored {
+            let masks = Color::ALL.map(|c| mirror_mask(child, c));
+            if parent.kings() == child.kings() {
+                (masks, [false; 2])
+            } else {
+                let before = Color::ALL.map(|c| mirror_mask(parent, c));
+                (masks, [masks[0] != before[0], masks[1] != before[1]])
+            }
+        } else {
+            ([0; 2], [false; 2])
+        };
+        let Some(ch) = Changes::between(parent, child, masks) else {
             self.refresh(child, i);
             return;
         };
         self.stats.updates += 1;
+        for (view, persp) in Color::ALL.into_iter().enumerate() {
+            if crossed[view] {
+                self.refresh_view(child, i, persp);
+            }
+        }
         let entry = 2 * self.stride;
         let net = &*self.net;
         let backend = self.backend;
         let (below, above) = self.buf.as_mut_slice().split_at_mut(i * entry);
         for (view, off) in [0, self.stride].into_iter().enumerate() {
+            if crossed[view] {
+                continue;
+            }
             let src = &below[(i - 1) * entry + off..][..self.n];
             let dst = &mut above[off..][..self.n];
             let add = |k: usize| Nnue::row(net, ch.added[k][view]);
@@ -490,12 +608,12 @@ mod tests {
         let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
         let m = pos.parse_uci_move("e1g1").unwrap();
         pos.make(m);
-        let ch = Changes::between(pos.board_at(0), pos.board_at(1)).unwrap();
+        let ch = Changes::between(pos.board_at(0), pos.board_at(1), [0; 2]).unwrap();
         assert_eq!((ch.n_added, ch.n_removed), (2, 2));
         assert!(pos.make_null());
-        let ch = Changes::between(pos.board_at(1), pos.board_at(2)).unwrap();
+        let ch = Changes::between(pos.board_at(1), pos.board_at(2), [0; 2]).unwrap();
         assert_eq!((ch.n_added, ch.n_removed), (0, 0));
         let far = Position::startpos();
-        assert!(Changes::between(pos.board(), far.board()).is_none());
+        assert!(Changes::between(pos.board(), far.board(), [0; 2]).is_none());
     }
 }

@@ -5,20 +5,23 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..4 | magic `NWNN` |
-//! | 4..8 | version, `u32`: 1 (one output layer) or 2 (`B` output buckets) |
+//! | 4..8 | version, `u32`: 1 (one output layer), 2 (`B` output buckets) or 3 (`B` output buckets, horizontally mirrored inputs) |
 //! | 8..12 | hidden size N, `u32` (a multiple of 16, 16..=2048) |
 //! | 12..16 | QA, `u32` (accumulator scale; 255) |
 //! | 16..20 | QB, `u32` (output weight scale; 64) |
 //! | 20..24 | SCALE, `u32` (centipawns per unit of the float output; 400) |
 //! | 24..28 | checksum, `u32`: FNV-1a of every byte after the header |
-//! | 28..32 | version 1: zero; version 2: output buckets B, `u32` (1..=16) |
+//! | 28..32 | version 1: zero; versions 2 and 3: output buckets B, `u32` (1..=16) |
 //! | 32.. | feature weights `i16[768][N]` (feature-major), feature biases `i16[N]`, output weights `i16[B][2N]` (bucket-major; in each, the side to move's half first), output biases `i32[B]` |
 //!
 //! A version 1 file is a version 2 file with B = 1 and a zero word for B; networks with one
 //! bucket are written as version 1, so that the files of older engines stay byte for byte.
 //!
 //! Feature index from perspective `p` of a piece of colour `c`, role `r` on square `s`:
-//! `(c == p ? 0 : 384) + (r − 1)·64 + (p == White ? s : s ^ 56)`.
+//! `(c == p ? 0 : 384) + (r − 1)·64 + (p == White ? s : s ^ 56)`. In a version 3 network
+//! ("horizontal mirroring") the index is then XORed with 7 (the file flipped a↔h) whenever
+//! `p`'s own king stands on files a–d: each perspective sees the board with its king on the
+//! e–h side, so what is learnt about a king's wing serves both wings.
 //!
 //! Output bucket of a position with `pieces` pieces on the board (kings included):
 //! `min((pieces − 2) / ⌈32 / B⌉, B − 1)` (B = 8: `(pieces − 2) / 4`, 0..=7; B = 1: always 0).
@@ -38,6 +41,8 @@ pub const VERSION: u32 = 2;
 /// The file format version of networks with one output layer (B = 1), which older engines
 /// read; still read and written for them.
 pub const VERSION_SINGLE: u32 = 1;
+/// The file format version of horizontally mirrored networks (any B).
+pub const VERSION_MIRRORED: u32 = 3;
 /// Most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
 /// Header bytes.
@@ -70,6 +75,9 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// `buckets` output biases, scaled by `qa · qb`.
     pub out_bias: Vec<i32>,
+    /// Horizontal mirroring (version 3): each perspective's features are flipped a↔h when
+    /// its king stands on files a–d (see [`mirror_mask`]).
+    pub mirrored: bool,
 }
 
 /// The little-endian `u32` of a file's header at byte `at` (the caller checks the length).
@@ -97,6 +105,16 @@ pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
         sq as usize ^ 56
     };
     side + (piece.role as usize - 1) * 64 + s
+}
+
+/// What a horizontally mirrored network XORs into `persp`'s feature indices on `board`: 7
+/// (files a↔h) when `persp`'s king stands on files a–d, else 0 (no king: 0).
+#[inline]
+pub fn mirror_mask(board: &Board, persp: Color) -> usize {
+    match board.king_of(persp) {
+        Some(k) if (k as usize & 7) < 4 => 7,
+        _ => 0,
+    }
 }
 
 /// Pieces per output bucket for `buckets` buckets: `⌈32 / buckets⌉`.
@@ -133,13 +151,28 @@ impl Network {
         &self.out_weights[bucket * len..][..len]
     }
 
-    /// `", B output buckets"` for a network with more than one, else nothing: for the messages
-    /// that name a network's hidden size.
+    /// `", B output buckets"` for a network with more than one and `", mirrored"` for a
+    /// horizontally mirrored one, else nothing: for the messages that name a network's
+    /// hidden size.
     pub fn buckets_note(&self) -> String {
+        let mut note = String::new();
         if self.buckets > 1 {
-            format!(", {} output buckets", self.buckets)
+            note += &format!(", {} output buckets", self.buckets);
+        }
+        if self.mirrored {
+            note += ", mirrored";
+        }
+        note
+    }
+
+    /// The mask this network XORs into `persp`'s feature indices on `board` (0 unless
+    /// mirrored; see [`mirror_mask`]).
+    #[inline]
+    pub fn feature_mask(&self, board: &Board, persp: Color) -> usize {
+        if self.mirrored {
+            mirror_mask(board, persp)
         } else {
-            String::new()
+            0
         }
     }
 
@@ -149,8 +182,8 @@ impl Network {
         output_bucket(board.occupied().count(), self.buckets)
     }
 
-    /// The file's bytes (header with checksum, then the weights): version 1 for one output
-    /// bucket, else version 2.
+    /// The file's bytes (header with checksum, then the weights): version 3 if mirrored, else
+    /// version 1 for one output bucket and version 2 for more.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(Network::file_size(self.hidden, self.buckets) - HEADER);
         for w in self
@@ -164,7 +197,9 @@ impl Network {
         for b in &self.out_bias {
             body.extend_from_slice(&b.to_le_bytes());
         }
-        let (version, bucket_word) = if self.buckets == 1 {
+        let (version, bucket_word) = if self.mirrored {
+            (VERSION_MIRRORED, self.buckets as u32)
+        } else if self.buckets == 1 {
             (VERSION_SINGLE, 0)
         } else {
             (VERSION, self.buckets as u32)
@@ -186,8 +221,8 @@ impl Network {
         out
     }
 
-    /// Reads and checks a network file's bytes (version 1 or 2): magic, version, sizes, output
-    /// buckets, checksum.
+    /// Reads and checks a network file's bytes (version 1, 2 or 3): magic, version, sizes,
+    /// output buckets, checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < HEADER || bytes[..4] != MAGIC {
             return Err("not a Nullwindow network file (no NWNN magic)".into());
@@ -196,11 +231,11 @@ impl Network {
         let version = word(4);
         let buckets = match version {
             VERSION_SINGLE => 1,
-            VERSION => word(28) as usize,
+            VERSION | VERSION_MIRRORED => word(28) as usize,
             _ => {
                 return Err(format!(
-                    "network file version {version}, this engine reads {VERSION_SINGLE} and \
-                     {VERSION}"
+                    "network file version {version}, this engine reads {VERSION_SINGLE} to \
+                     {VERSION_MIRRORED}"
                 ));
             }
         };
@@ -257,6 +292,7 @@ impl Network {
             buckets,
             out_weights,
             out_bias,
+            mirrored: version == VERSION_MIRRORED,
         })
     }
 
@@ -265,9 +301,10 @@ impl Network {
     pub fn accumulate(&self, board: &Board, persp: Color) -> Vec<i32> {
         let n = self.hidden;
         let mut acc: Vec<i32> = self.ft_bias.iter().map(|&b| b as i32).collect();
+        let mask = self.feature_mask(board, persp);
         for sq in board.occupied() {
             if let Some(p) = board.piece_at(sq) {
-                let row = &self.ft_weights[feature(persp, p, sq) * n..][..n];
+                let row = &self.ft_weights[(feature(persp, p, sq) ^ mask) * n..][..n];
                 for (a, &w) in acc.iter_mut().zip(row) {
                     *a += w as i32;
                 }
@@ -321,6 +358,7 @@ mod tests {
                 .map(|i| ((i * 11) % 29) as i16 - 14)
                 .collect(),
             out_bias: (0..buckets as i32).map(|b| 1234 - 300 * b).collect(),
+            mirrored: false,
         }
     }
 
@@ -340,8 +378,8 @@ mod tests {
         bad[100] ^= 1;
         assert!(Network::from_bytes(&bad).unwrap_err().contains("checksum"));
         let mut bad = bytes.clone();
-        bad[4] = 3;
-        assert!(Network::from_bytes(&bad).unwrap_err().contains("version 3"));
+        bad[4] = 4;
+        assert!(Network::from_bytes(&bad).unwrap_err().contains("version 4"));
         assert!(Network::from_bytes(b"garbage garbage garbage garbage garbage").is_err());
         assert!(Network::from_bytes(&[]).is_err());
     }
@@ -393,6 +431,32 @@ mod tests {
         v2[4..8].copy_from_slice(&VERSION.to_le_bytes());
         v2[28..32].copy_from_slice(&1u32.to_le_bytes());
         assert_eq!(Network::from_bytes(&v2).expect("v2 with one bucket"), one);
+    }
+
+    /// Version 3: a horizontally mirrored net, with B in the last header word whatever B is;
+    /// it reads back mirrored, and the same bytes under version 1 or 2 read back plain.
+    #[test]
+    fn mirrored_file_round_trip() {
+        for buckets in [1, 8] {
+            let net = Network {
+                mirrored: true,
+                ..tiny(buckets)
+            };
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), Network::file_size(16, buckets));
+            assert_eq!(
+                (header_word(&bytes, 4), header_word(&bytes, 28)),
+                (VERSION_MIRRORED, buckets as u32)
+            );
+            let back = Network::from_bytes(&bytes).expect("read");
+            assert_eq!(back, net);
+            assert!(back.buckets_note().ends_with(", mirrored"));
+            let mut plain = bytes.clone();
+            plain[4..8].copy_from_slice(&VERSION.to_le_bytes());
+            let plain = Network::from_bytes(&plain).expect("version 2");
+            assert!(!plain.mirrored);
+            assert_eq!(plain.out_weights, net.out_weights);
+        }
     }
 
     /// The version 1 file of the shipped net still loads as one bucket, writes back byte for

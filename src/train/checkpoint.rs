@@ -125,7 +125,12 @@ impl Checkpoint {
         let run_key = String::from_utf8(r.take(key_len)?.to_vec())
             .map_err(|_| "checkpoint run key is not UTF-8".to_string())?;
         let p = r.u64()?;
-        let want = Layout { n: hidden, buckets }.size();
+        let want = Layout {
+            n: hidden,
+            buckets,
+            mirrored: false,
+        }
+        .size();
         if p != want as u64 {
             return Err(format!(
                 "checkpoint holds {p} parameters; hidden size {hidden} with {buckets} output \
@@ -164,9 +169,12 @@ impl Checkpoint {
             rng,
             fingerprint,
             run_key,
+            // Whether the inputs are mirrored is an option of the run (in its key), set by
+            // the trainer that resumes it.
             model: Model {
                 hidden,
                 buckets,
+                mirrored: false,
                 params,
             },
             adam: AdamW { m, v, t },

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 
 use crate::datagen::format::{RECORD_SIZE, Record, check_file};
-use crate::nnue::net::{INPUTS, feature};
+use crate::nnue::net::{INPUTS, feature, mirror_mask};
 use crate::position::Color;
 
 /// Most active features of one perspective (a record holds at most 32 pieces).
@@ -18,6 +18,9 @@ pub const MAX_FEATURES: usize = 32;
 pub struct Sample {
     feats: [u16; MAX_FEATURES],
     len: u8,
+    /// Bit 0: the side to move's king stands on files a–d; bit 1: the other king does (what
+    /// a horizontally mirrored network flips by).
+    kings: u8,
     /// Target win probability from the side to move's view, in `[0, 1]`.
     pub target: f32,
 }
@@ -61,9 +64,11 @@ impl Sample {
             1.0 - white
         };
         let score = sigmoid(r.stm_score() as f32 / scale);
+        let queenside = |c: Color| mirror_mask(&r.board, c) != 0;
         Sample {
             feats,
             len: len as u8,
+            kings: queenside(r.turn) as u8 | (queenside(!r.turn) as u8) << 1,
             target: (1.0 - lambda) * score + lambda * result,
         }
     }
@@ -79,8 +84,17 @@ impl Sample {
         Sample {
             feats,
             len: len as u8,
+            kings: 0,
             target,
         }
+    }
+
+    /// This sample with the king-wing bits `kings` (bit 0: the side to move's king on files
+    /// a–d, bit 1: the other's), for tests of mirrored networks on made-up features.
+    #[cfg(test)]
+    pub fn with_kings(mut self, kings: u8) -> Sample {
+        self.kings = kings & 3;
+        self
     }
 
     /// The same position mirrored left to right (files a↔h): a square's file is the low
@@ -90,7 +104,24 @@ impl Sample {
         for f in m.feats[..m.len as usize].iter_mut() {
             *f ^= 7;
         }
+        // Every king changes wing (files a–d ↔ e–h).
+        m.kings ^= 3;
         m
+    }
+
+    /// The masks a network XORs into the side to move's and the other side's feature indices:
+    /// with `mirrored` (horizontally mirrored inputs), 7 for a side whose king stands on
+    /// files a–d; otherwise 0.
+    #[inline(always)]
+    pub fn masks(&self, mirrored: bool) -> [usize; 2] {
+        if mirrored {
+            [
+                (self.kings & 1) as usize * 7,
+                (self.kings >> 1 & 1) as usize * 7,
+            ]
+        } else {
+            [0; 2]
+        }
     }
 
     /// The side to move's active features.
@@ -101,6 +132,7 @@ impl Sample {
 
     /// Mixes this sample into a running fingerprint of a data set.
     fn fingerprint(&self, h: u64) -> u64 {
+        // (`kings` follows from the features, which hold both kings.)
         let mut h = mix(h ^ self.target.to_bits() as u64 ^ (self.len as u64) << 32);
         for c in self.feats.chunks_exact(4) {
             let w = c.iter().fold(0u64, |a, &f| a << 16 | f as u64);

@@ -83,6 +83,9 @@ pub struct TrainOptions {
     /// Also train on every castling-less position mirrored left to right (files a↔h), which
     /// is the same position for the rules of chess.
     pub mirror: bool,
+    /// Horizontally mirrored inputs (a version 3 network): each perspective's features are
+    /// flipped a↔h while its king stands on files a–d.
+    pub hm: bool,
     /// Start from this network's weights (dequantised) instead of random ones.
     pub init: Option<String>,
     /// Set the written SCALE so that the net's evaluations have this network's mean size.
@@ -113,6 +116,7 @@ impl Default for TrainOptions {
             resume: false,
             epoch_nets: false,
             mirror: false,
+            hm: false,
             init: None,
             size_like: None,
         }
@@ -145,6 +149,9 @@ impl TrainOptions {
         }
         if self.mirror {
             k += " mirror";
+        }
+        if self.hm {
+            k += " hm";
         }
         if self.wd_to_init {
             k += " wd-to-init";
@@ -196,6 +203,10 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       data and options
   --epoch-nets        also write the quantised network after each epoch as NET.epochK
   --mirror            also train on each castling-less position mirrored left to right
+  --hm                horizontally mirrored inputs (a version 3 net): each side's features
+                      are flipped a<->h while its own king stands on files a-d, so what is
+                      learnt of one wing serves both. An --init net without it starts the
+                      run as it is (its king-on-e-h half serves both wings)
   --init NET          start from the weights of network file NET (a net of this format with
                       the same --hidden or a smaller one; dequantised) instead of random
                       weights: a new net continues an older one on new data. A narrower NET
@@ -222,7 +233,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         };
         match key {
             "-h" | "--help" => return Ok(None),
-            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" => {
+            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" | "--hm" => {
                 if inline.is_some() {
                     return Err(format!("{key} takes no value"));
                 }
@@ -231,6 +242,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
                     "--epoch-nets" => o.epoch_nets = true,
                     "--val-tail" => o.val_tail = true,
                     "--wd-to-init" => o.wd_to_init = true,
+                    "--hm" => o.hm = true,
                     _ => o.mirror = true,
                 }
                 continue;
@@ -529,6 +541,7 @@ pub fn train(
         None => {}
     }
 
+    model.mirrored = o.hm;
     let l = model.layout();
     // Weight decay on the weights, not on the biases.
     let segments: [(Range<usize>, bool); 4] = [
@@ -668,6 +681,11 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     };
     let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
     let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
+    if net.mirrored && !o.hm {
+        return Err(format!(
+            "--init {path}: a horizontally mirrored net continues only with --hm"
+        ));
+    }
     // New neurons of a wider run draw their feature weights from a generator of their own,
     // so that the run's shuffles stay those of `--seed`.
     let mut rng = Rng::new(o.seed ^ WIDEN_SEED);

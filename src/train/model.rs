@@ -7,7 +7,9 @@
 //! (per output bucket, side to move's half first), output biases `[B]`.
 //!
 //! Forward pass for a sample with side-to-move features `F` (the other perspective's are
-//! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[f]`, `a_nstm = b + Σ_{f∈F} W[mirror f]`,
+//! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[f ^ m_stm]`, `a_nstm = b + Σ_{f∈F} W[mirror f ^ m_nstm]`,
+//! where the masks `m` are 0, or in a horizontally mirrored network 7 for a perspective whose
+//! king stands on files a–d (see [`nnue::net::mirror_mask`](crate::nnue::net::mirror_mask)),
 //! `out = Σ screlu(a_stm)·w_stm + Σ screlu(a_nstm)·w_nstm + c` with `screlu(x) = clamp(x,0,1)²`,
 //! where `w` and `c` are the output layer of the sample's bucket (its piece count, `|F|`: see
 //! [`output_bucket`]); the predicted win probability is `sigmoid(out)` and the evaluation
@@ -40,6 +42,8 @@ pub struct Model {
     pub hidden: usize,
     /// Output buckets B (1..=[`MAX_BUCKETS`]).
     pub buckets: usize,
+    /// Horizontally mirrored inputs (a version 3 network).
+    pub mirrored: bool,
     /// All parameters, in the layout of the module comment.
     pub params: Vec<f32>,
 }
@@ -51,6 +55,8 @@ pub struct Layout {
     pub n: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// Horizontally mirrored inputs.
+    pub mirrored: bool,
 }
 
 impl Layout {
@@ -98,7 +104,11 @@ impl Model {
     /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
     /// zero, output weights uniform in `±1/√(2N)` (each bucket its own), output biases zero.
     pub fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
-        let l = Layout { n: hidden, buckets };
+        let l = Layout {
+            n: hidden,
+            buckets,
+            mirrored: false,
+        };
         let mut params = vec![0.0; l.size()];
         for p in &mut params[..l.ft_bias()] {
             *p = rng.uniform(-FT_INIT, FT_INIT);
@@ -110,6 +120,7 @@ impl Model {
         Model {
             hidden,
             buckets,
+            mirrored: false,
             params,
         }
     }
@@ -130,6 +141,7 @@ impl Model {
         Model {
             hidden: net.hidden,
             buckets: net.buckets,
+            mirrored: net.mirrored,
             params,
         }
     }
@@ -154,6 +166,7 @@ impl Model {
         Some(Model {
             hidden: self.hidden,
             buckets,
+            mirrored: self.mirrored,
             params,
         })
     }
@@ -175,6 +188,7 @@ impl Model {
             Layout {
                 n: hidden,
                 buckets: self.buckets,
+                mirrored: self.mirrored,
             },
         );
         let (n, p) = (self.hidden, &self.params);
@@ -199,6 +213,7 @@ impl Model {
         Some(Model {
             hidden,
             buckets: self.buckets,
+            mirrored: self.mirrored,
             params,
         })
     }
@@ -220,6 +235,7 @@ impl Model {
         Layout {
             n: self.hidden,
             buckets: self.buckets,
+            mirrored: self.mirrored,
         }
     }
 
@@ -296,6 +312,7 @@ impl Model {
                 .iter()
                 .map(|&c| (c as f64 * (QA * QB) as f64).round() as i32)
                 .collect(),
+            mirrored: self.mirrored,
         }
     }
 }
@@ -342,11 +359,13 @@ fn full_blocks(n: usize) -> usize {
 /// Hidden units `off..off + B` of both accumulators: the bias plus the feature rows, summed
 /// in registers.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn accumulate_block<const B: usize>(
     w: &[f32],
     n: usize,
     off: usize,
     feats: &[u16],
+    masks: [usize; 2],
     bias: &[f32],
     acc_s: &mut [f32],
     acc_n: &mut [f32],
@@ -356,8 +375,8 @@ fn accumulate_block<const B: usize>(
     let mut rn = rs;
     for &f in feats {
         let f = f as usize;
-        let ws = &w[f * n + off..][..B];
-        let wn = &w[mirror(f) * n + off..][..B];
+        let ws = &w[(f ^ masks[0]) * n + off..][..B];
+        let wn = &w[(mirror(f) ^ masks[1]) * n + off..][..B];
         for (r, &x) in rs.iter_mut().zip(ws) {
             *r += x;
         }
@@ -377,6 +396,7 @@ fn scatter_block<const B: usize>(
     n: usize,
     off: usize,
     feats: &[u16],
+    masks: [usize; 2],
     d_s: &[f32],
     d_n: &[f32],
 ) {
@@ -386,10 +406,13 @@ fn scatter_block<const B: usize>(
     rn.copy_from_slice(&d_n[off..][..B]);
     for &f in feats {
         let f = f as usize;
-        for (g, &x) in g_w[f * n + off..][..B].iter_mut().zip(&rs) {
+        for (g, &x) in g_w[(f ^ masks[0]) * n + off..][..B].iter_mut().zip(&rs) {
             *g += x;
         }
-        for (g, &x) in g_w[mirror(f) * n + off..][..B].iter_mut().zip(&rn) {
+        for (g, &x) in g_w[(mirror(f) ^ masks[1]) * n + off..][..B]
+            .iter_mut()
+            .zip(&rn)
+        {
             *g += x;
         }
     }
@@ -417,12 +440,13 @@ fn forward_body(
     let b = &p[l.ft_bias()..l.out_weights()];
     let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
     let feats = s.features();
+    let masks = s.masks(l.mirrored);
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
-        accumulate_block::<BLOCK>(w, n, off, feats, b, acc_s, acc_n);
+        accumulate_block::<BLOCK>(w, n, off, feats, masks, b, acc_s, acc_n);
     }
     if full < n {
-        accumulate_block::<16>(w, n, full, feats, b, acc_s, acc_n);
+        accumulate_block::<16>(w, n, full, feats, masks, b, acc_s, acc_n);
     }
     p[l.out_bias() + k] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
 }
@@ -479,12 +503,13 @@ fn gradients_body(
             *gb += ds + dn;
         }
         let feats = s.features();
+        let masks = s.masks(l.mirrored);
         let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
-            scatter_block::<BLOCK>(g_w, n, off, feats, acc_s, acc_n);
+            scatter_block::<BLOCK>(g_w, n, off, feats, masks, acc_s, acc_n);
         }
         if full < n {
-            scatter_block::<16>(g_w, n, full, feats, acc_s, acc_n);
+            scatter_block::<16>(g_w, n, full, feats, masks, acc_s, acc_n);
         }
     }
     for (c, b) in g_c.iter_mut().zip(g_bias) {
@@ -524,6 +549,44 @@ mod tests {
                 probe.extend([l.bucket_weights(5).start + 3, l.out_bias() + 5]);
             }
             check_gradient(&m, &samples, &probe);
+        }
+    }
+
+    /// The same with horizontally mirrored inputs: a sample whose side to move's king is on
+    /// files a–d reads (and trains) the rows of its features flipped a↔h (`f ^ 7`), the other
+    /// perspective by its own king; the unflipped rows get no gradient from it.
+    #[test]
+    fn mirrored_gradient_matches_finite_differences() {
+        let mut rng = Rng::new(4);
+        let mut m = Model::new(16, 1, &mut rng);
+        m.mirrored = true;
+        let l = m.layout();
+        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+            *b = 0.4;
+        }
+        // Stm king on a–d only; the other king on a–d only.
+        let samples = vec![
+            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_kings(1),
+            Sample::new(&[13, 100, 300, 600], 0.1).with_kings(2),
+        ];
+        let probe = [
+            (70 ^ 7) * 16 + 3,
+            (mirror(70)) * 16 + 3,
+            (mirror(100) ^ 7) * 16 + 5,
+            100 * 16 + 5,
+            l.ft_bias() + 2,
+            l.bucket_weights(0).start + 1,
+        ];
+        check_gradient(&m, &samples, &probe);
+        let mut grad = vec![0.0; l.size()];
+        m.add_gradients(&samples, &mut grad, &mut Scratch::new(16));
+        for j in [(70 ^ 7) * 16 + 3, (mirror(100) ^ 7) * 16 + 5, 100 * 16 + 5] {
+            assert!(grad[j] != 0.0, "param {j}: no gradient");
+        }
+        // Feature 70 is read flipped (stm) and feature 100 as it is (stm, king on e–h): no
+        // sample reads row 70 or row mirror(100).
+        for j in [70 * 16 + 3, mirror(100) * 16 + 5] {
+            assert_eq!(grad[j], 0.0, "param {j}");
         }
     }
 

@@ -135,7 +135,13 @@ fn loss_falls_on_material_data() {
 ///   [`QUANTISATION_MAX_CP`] on any position and [`QUANTISATION_MEAN_CP`] on average.
 #[test]
 fn quantised_net_matches_float_forward() {
-    quantised_matches_float(1, 2);
+    quantised_matches_float(1, 2, false);
+}
+
+/// As [`quantised_net_matches_float_forward`], for a horizontally mirrored net (`--hm`).
+#[test]
+fn mirrored_quantised_net_matches_float_forward() {
+    quantised_matches_float(1, 2, true);
 }
 
 /// As [`quantised_net_matches_float_forward`], with eight output buckets: the positions'
@@ -150,32 +156,38 @@ fn quantised_net_matches_float_forward() {
 /// seed, is the exact check.
 #[test]
 fn bucketed_quantised_net_matches_float_forward() {
-    quantised_matches_float(8, 3);
+    quantised_matches_float(8, 3, false);
 }
 
-/// Trains a small net with `buckets` output buckets on the positions of `data_seed` and
-/// compares its quantised evaluation with the float forward pass on 100 of them (see the
-/// tolerances above).
-fn quantised_matches_float(buckets: usize, data_seed: u64) {
+/// Trains a small net with `buckets` output buckets (horizontally mirrored with `hm`) on the
+/// positions of `data_seed` and compares its quantised evaluation with the float forward pass
+/// on 100 of them (see the tolerances above).
+fn quantised_matches_float(buckets: usize, data_seed: u64, hm: bool) {
     const INTEGER_TOLERANCE_CP: i32 = 2;
     const QUANTISATION_MAX_CP: i32 = 20;
     const QUANTISATION_MEAN_CP: f64 = 6.0;
     let o = TrainOptions {
         epochs: 6,
         buckets,
+        hm,
         ..small_options()
     };
     let recs = records(2000, data_seed);
     let (model, _) = train_collect(&o, samples(&recs, &o));
     let net = Network::from_bytes(&model.quantise(o.scale as i32).to_bytes()).expect("net file");
-    assert_eq!(net.buckets, buckets);
+    assert_eq!((net.buckets, net.mirrored), (buckets, hm));
     let exact = Model::from_network(&net);
     let mut scratch = Scratch::new(o.hidden);
     let (mut worst, mut worst_int, mut sum) = (0, 0, 0.0);
     let check = &recs[..100];
     let mut used = [0usize; 16];
+    let mut flipped = 0;
     for r in check {
         used[net.bucket_of(&r.board)] += 1;
+        flipped += Color::ALL
+            .iter()
+            .filter(|&&c| net.feature_mask(&r.board, c) != 0)
+            .count();
         let s = Sample::from_record(r, o.lambda, o.scale as f32);
         let float = model.forward(&s, &mut scratch) * o.scale as f32;
         let float_q = exact.forward(&s, &mut scratch) * o.scale as f32;
@@ -195,8 +207,12 @@ fn quantised_matches_float(buckets: usize, data_seed: u64) {
     let mean = sum / check.len() as f64;
     println!(
         "B={buckets}: quantised vs float: worst {worst} cp, mean {mean:.2} cp; vs dequantised: \
-         worst {worst_int} cp; positions per bucket {used:?}"
+         worst {worst_int} cp; positions per bucket {used:?}; flipped perspectives {flipped}"
     );
+    if hm {
+        // Kings on files a–d: the flipped rows are checked too.
+        assert!(flipped >= 20, "{flipped} flipped perspectives");
+    }
     assert!(
         used.iter().filter(|&&k| k > 0).count() >= buckets.min(3),
         "{used:?}"
