@@ -12,7 +12,8 @@
 //! themselves (pieces on squares where the colour or role bitboards differ: removed = in the
 //! parent and not in the child, added = the reverse), so quiet moves, captures, castling
 //! (standard and Chess960), en passant, promotions and null moves (no change: a copy) all take
-//! the one code path. The walk has no length limit: every entry it fills serves the siblings and
+//! the one code path (with a mirrored network, a step where a king changes wing rebuilds that
+//! side's view from a per-view cache instead). The walk has no length limit: every entry it fills serves the siblings and
 //! descendants of that node later. Only when no entry of the stack matches is the bottom entry
 //! (the first board of the stack) computed from scratch, and the walk starts there.
 
@@ -209,9 +210,9 @@ pub struct Nnue {
     /// The key each entry was computed for (None: empty).
     keys: Vec<Option<u64>>,
     /// Per perspective and mirror state (unflipped, flipped), the accumulator of the last
-    /// board that perspective was computed from scratch for: a later refresh in the same state
+    /// board that perspective's view was rebuilt for: the next rebuild in the same state
     /// applies only the pieces that differ ("Finny table"). A mirrored network's king crossing
-    /// between the d and e files refreshes its view, back and forth in a search.
+    /// between the d and e files rebuilds its view, back and forth in a search.
     views: [[ViewCache; 2]; 2],
     stats: NnueStats,
 }
@@ -220,7 +221,7 @@ pub struct Nnue {
 #[derive(Clone, Debug, Default)]
 struct ViewCache {
     acc: Vec<i16>,
-    /// The board's squares of each piece (`piece_index` order); None: nothing cached yet.
+    /// The board's squares of each piece ([`piece_sets`] order); None: nothing cached yet.
     pieces: Option<[Bitboard; 12]>,
 }
 
