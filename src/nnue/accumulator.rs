@@ -12,10 +12,14 @@
 //! themselves (pieces on squares where the colour or role bitboards differ: removed = in the
 //! parent and not in the child, added = the reverse), so quiet moves, captures, castling
 //! (standard and Chess960), en passant, promotions and null moves (no change: a copy) all take
-//! the one code path (with a mirrored network, a step where a king changes wing rebuilds that
-//! side's view from a per-view cache instead). The walk has no length limit: every entry it fills serves the siblings and
-//! descendants of that node later. Only when no entry of the stack matches is the bottom entry
-//! (the first board of the stack) computed from scratch, and the walk starts there.
+//! the one code path. The walk has no length limit: every entry it fills serves the siblings
+//! and descendants of that node later. Only when no entry of the stack matches is the bottom
+//! entry (the first board of the stack) rebuilt, and the walk starts there.
+//!
+//! A rebuild takes each view from a per-view cache ("Finny table": per side and mirror state,
+//! the accumulator of the last board rebuilt there), applying only the pieces that differ from
+//! that board. With a horizontally mirrored network, a step where a king changes wing rebuilds
+//! that side's view the same way and updates the other view as usual.
 
 use std::sync::Arc;
 
@@ -240,7 +244,8 @@ fn piece_sets(board: &Board) -> [Bitboard; 12] {
 pub struct NnueStats {
     /// Evaluations.
     pub evals: u64,
-    /// Accumulator pairs computed from scratch.
+    /// Accumulator pairs rebuilt without a cached ancestor (from the per-view cache, from
+    /// scratch the first time).
     pub refreshes: u64,
     /// Accumulator pairs computed from their parent's (one move each).
     pub updates: u64,
@@ -345,7 +350,8 @@ impl Nnue {
         self.stats
     }
 
-    /// Forgets every cached accumulator (the next evaluation starts from scratch).
+    /// Forgets every cached stack entry (the next evaluation rebuilds its stack's first entry;
+    /// the per-view cache stays, since it is right for any board).
     pub fn clear(&mut self) {
         self.keys.fill(None);
     }
@@ -415,67 +421,47 @@ impl Nnue {
         &net.ft_weights[f * n..][..n]
     }
 
-    /// Entry `i` from scratch for `board`.
+    /// Entry `i` for `board`, both views rebuilt (see [`Nnue::rebuild_view`]).
     fn refresh(&mut self, board: &Board, i: usize) {
         self.stats.refreshes += 1;
-        let net = &*self.net;
         for persp in Color::ALL {
-            let mut rows: [&[i16]; 64] = [&[]; 64];
-            let mut count = 0;
-            let mask = net.feature_mask(board, persp);
-            for sq in board.occupied() {
-                if let Some(p) = board.piece_at(sq) {
-                    rows[count] = Nnue::row(net, feature(persp, p, sq) ^ mask);
-                    count += 1;
-                }
-            }
-            let range = self.range(i, persp);
-            simd::refresh(
-                self.backend,
-                &mut self.buf.as_mut_slice()[range],
-                &net.ft_bias,
-                &rows[..count],
-            );
+            self.rebuild_view(board, i, persp);
         }
     }
 
     /// `persp`'s accumulator of entry `i` for `board`, from the per-view cache of its mirror
     /// state: the cached board's accumulator plus the rows of the pieces `board` has and it
-    /// had not, minus the reverse (from scratch the first time).
-    fn refresh_view(&mut self, board: &Board, i: usize, persp: Color) {
-        self.stats.view_refreshes += 1;
+    /// had not, minus the reverse (the first time: the bias plus every piece's row).
+    /// Refreshes and a mirrored network's king changing wing both come here.
+    fn rebuild_view(&mut self, board: &Board, i: usize, persp: Color) {
         let range = self.range(i, persp);
         let net = &*self.net;
         let mask = net.feature_mask(board, persp);
         let cache = &mut self.views[persp as usize][usize::from(mask != 0)];
         let now = piece_sets(board);
+        let row = |k: usize, sq: Square| Nnue::row(net, piece_feature(persp, k, sq) ^ mask);
         match cache.pieces {
-            None => {
-                cache.acc = net.ft_bias.clone();
-                for (k, &set) in now.iter().enumerate() {
-                    for sq in set {
-                        add_row(
-                            &mut cache.acc,
-                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
-                        );
-                    }
-                }
-            }
             Some(old) => {
                 for k in 0..12 {
                     for sq in old[k] & !now[k] {
-                        sub_row(
-                            &mut cache.acc,
-                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
-                        );
+                        sub_row(&mut cache.acc, row(k, sq));
                     }
                     for sq in now[k] & !old[k] {
-                        add_row(
-                            &mut cache.acc,
-                            Nnue::row(net, piece_feature(persp, k, sq) ^ mask),
-                        );
+                        add_row(&mut cache.acc, row(k, sq));
                     }
                 }
+            }
+            None => {
+                let mut rows: [&[i16]; 64] = [&[]; 64];
+                let mut count = 0;
+                for (k, &set) in now.iter().enumerate() {
+                    for sq in set {
+                        rows[count] = row(k, sq);
+                        count += 1;
+                    }
+                }
+                cache.acc = vec![0; self.n];
+                simd::refresh(self.backend, &mut cache.acc, &net.ft_bias, &rows[..count]);
             }
         }
         cache.pieces = Some(now);
@@ -505,7 +491,8 @@ impl Nnue {
         self.stats.updates += 1;
         for (view, persp) in Color::ALL.into_iter().enumerate() {
             if crossed[view] {
-                self.refresh_view(child, i, persp);
+                self.stats.view_refreshes += 1;
+                self.rebuild_view(child, i, persp);
             }
         }
         let entry = 2 * self.stride;
