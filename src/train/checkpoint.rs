@@ -125,12 +125,7 @@ impl Checkpoint {
         let run_key = String::from_utf8(r.take(key_len)?.to_vec())
             .map_err(|_| "checkpoint run key is not UTF-8".to_string())?;
         let p = r.u64()?;
-        let want = Layout {
-            n: hidden,
-            buckets,
-            mirrored: false,
-        }
-        .size();
+        let want = Layout { n: hidden, buckets }.size();
         if p != want as u64 {
             return Err(format!(
                 "checkpoint holds {p} parameters; hidden size {hidden} with {buckets} output \

@@ -55,8 +55,6 @@ pub struct Layout {
     pub n: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// Horizontally mirrored inputs.
-    pub mirrored: bool,
 }
 
 impl Layout {
@@ -104,11 +102,7 @@ impl Model {
     /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
     /// zero, output weights uniform in `±1/√(2N)` (each bucket its own), output biases zero.
     pub fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
-        let l = Layout {
-            n: hidden,
-            buckets,
-            mirrored: false,
-        };
+        let l = Layout { n: hidden, buckets };
         let mut params = vec![0.0; l.size()];
         for p in &mut params[..l.ft_bias()] {
             *p = rng.uniform(-FT_INIT, FT_INIT);
@@ -188,7 +182,6 @@ impl Model {
             Layout {
                 n: hidden,
                 buckets: self.buckets,
-                mirrored: self.mirrored,
             },
         );
         let (n, p) = (self.hidden, &self.params);
@@ -235,7 +228,6 @@ impl Model {
         Layout {
             n: self.hidden,
             buckets: self.buckets,
-            mirrored: self.mirrored,
         }
     }
 
@@ -245,6 +237,7 @@ impl Model {
         forward_body(
             &self.params,
             l,
+            self.mirrored,
             bucket(l, s),
             s,
             &mut scratch.acc_stm,
@@ -280,6 +273,7 @@ impl Model {
         gradients_body(
             &self.params,
             self.layout(),
+            self.mirrored,
             samples,
             grad,
             &mut scratch.acc_stm,
@@ -324,6 +318,7 @@ fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut
     gradients_body(
         &m.params,
         m.layout(),
+        m.mirrored,
         samples,
         grad,
         &mut scratch.acc_stm,
@@ -424,12 +419,14 @@ fn bucket(l: Layout, s: &Sample) -> usize {
     output_bucket(s.features().len(), l.buckets)
 }
 
-/// Fills the two accumulators of `s` and returns the output of bucket `k` (`s`'s bucket, which
-/// the caller has computed: the backward pass needs it too).
+/// Fills the two accumulators of `s` (with `mirrored`, each read in its king's e–h frame) and
+/// returns the output of bucket `k` (`s`'s bucket, which the caller has computed: the backward
+/// pass needs it too).
 #[inline(always)]
 fn forward_body(
     p: &[f32],
     l: Layout,
+    mirrored: bool,
     k: usize,
     s: &Sample,
     acc_s: &mut [f32],
@@ -440,7 +437,7 @@ fn forward_body(
     let b = &p[l.ft_bias()..l.out_weights()];
     let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
     let feats = s.features();
-    let masks = s.masks(l.mirrored);
+    let masks = s.masks(mirrored);
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
         accumulate_block::<BLOCK>(w, n, off, feats, masks, b, acc_s, acc_n);
@@ -473,6 +470,7 @@ fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
 fn gradients_body(
     p: &[f32],
     l: Layout,
+    mirrored: bool,
     samples: &[Sample],
     grad: &mut [f32],
     acc_s: &mut [f32],
@@ -488,7 +486,7 @@ fn gradients_body(
     for s in samples {
         // Only the sample's bucket's output layer takes part.
         let k = bucket(l, s);
-        let out = forward_body(p, l, k, s, acc_s, acc_n);
+        let out = forward_body(p, l, mirrored, k, s, acc_s, acc_n);
         let pred = sigmoid(out);
         let err = pred - s.target;
         loss += (err * err) as f64;
@@ -503,7 +501,7 @@ fn gradients_body(
             *gb += ds + dn;
         }
         let feats = s.features();
-        let masks = s.masks(l.mirrored);
+        let masks = s.masks(mirrored);
         let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
             scatter_block::<BLOCK>(g_w, n, off, feats, masks, acc_s, acc_n);
@@ -634,6 +632,7 @@ mod tests {
             let loss_portable = gradients_body(
                 &m.params,
                 m.layout(),
+                m.mirrored,
                 &samples,
                 &mut portable,
                 &mut sc.acc_stm,
