@@ -97,7 +97,7 @@ fn main() -> ExitCode {
                     "network: {} (embedded, hidden {}{}, {}; UseNNUE default {})",
                     nullwindow::nnue::EMBEDDED_NET_NAME,
                     n.hidden,
-                    n.buckets_note(),
+                    n.shape_note(),
                     nullwindow::nnue::simd_name(),
                     nullwindow::nnue::USE_BY_DEFAULT
                 ),

@@ -1018,15 +1018,13 @@ impl Uci {
             }
             return;
         }
-        let loaded = std::fs::read(path)
-            .map_err(|e| format!("cannot read {path}: {e}"))
-            .and_then(|b| Network::from_bytes(&b).map_err(|e| format!("{path}: {e}")));
+        let loaded = Network::read_file(path);
         match loaded {
             Ok(n) => {
                 self.say(&format!(
                     "info string EvalFile {path} loaded: hidden size {}{}",
                     n.hidden,
-                    n.buckets_note()
+                    n.shape_note()
                 ));
                 self.net = Some(Arc::new(n));
                 self.eval_file = path.to_string();
@@ -1058,7 +1056,7 @@ impl Uci {
                     "NNUE evaluation: {v} cp (side to move; {}, hidden {}{}, {}){}",
                     self.eval_file,
                     n.hidden,
-                    n.buckets_note(),
+                    n.shape_note(),
                     nnue::simd_name(),
                     if self.use_nnue {
                         ""

@@ -55,26 +55,34 @@ pub fn parse_args(args: &[String]) -> Result<Option<DistillOptions>, String> {
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut value = |name: &str| -> Result<String, String> {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
+        let (key, inline) = match a.split_once('=') {
+            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
+            _ => (a.as_str(), None),
         };
-        let number = |name: &str, v: String, hi: u64| -> Result<u64, String> {
+        match key {
+            "-h" | "--help" => return Ok(None),
+            p if !p.starts_with("--") && o.input.is_empty() => {
+                o.input = p.to_string();
+                continue;
+            }
+            "--net" | "--out" | "--copies" | "--plies" | "--seed" => {}
+            other => return Err(format!("distill: unexpected argument '{other}'\n\n{USAGE}")),
+        }
+        let v = inline
+            .or_else(|| it.next().cloned())
+            .ok_or_else(|| format!("{key} needs a value"))?;
+        let number = |hi: u64| -> Result<u64, String> {
             match v.parse::<u64>() {
                 Ok(x) if x <= hi => Ok(x),
-                _ => Err(format!("{name}: '{v}' is not a whole number in 0..={hi}")),
+                _ => Err(format!("{key}: '{v}' is not a whole number in 0..={hi}")),
             }
         };
-        match a.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--net" => o.net = value("--net")?,
-            "--out" => o.out = value("--out")?,
-            "--copies" => o.copies = number("--copies", value("--copies")?, 100)? as usize,
-            "--plies" => o.plies = number("--plies", value("--plies")?, 20)?.max(1) as usize,
-            "--seed" => o.seed = number("--seed", value("--seed")?, u64::MAX)?,
-            p if o.input.is_empty() && !p.starts_with("--") => o.input = p.to_string(),
-            other => return Err(format!("distill: unexpected argument '{other}'\n\n{USAGE}")),
+        match key {
+            "--net" => o.net = v.clone(),
+            "--out" => o.out = v.clone(),
+            "--copies" => o.copies = number(100)? as usize,
+            "--plies" => o.plies = number(20)?.max(1) as usize,
+            _ => o.seed = number(u64::MAX)?,
         }
     }
     if o.input.is_empty() || o.net.is_empty() || o.out.is_empty() {
@@ -129,8 +137,7 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
         println!("{USAGE}");
         return Ok(());
     };
-    let bytes = std::fs::read(&o.net).map_err(|e| format!("--net {}: {e}", o.net))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("--net {}: {e}", o.net))?;
+    let net = Network::read_file(&o.net).map_err(|e| format!("--net: {e}"))?;
     let start = Instant::now();
     let records = format::read_file(&o.input)?;
     let out = distill(&records, &net, o.copies, o.plies, o.seed);
@@ -196,6 +203,7 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!((o.copies, o.plies, o.seed), (2, 5, 9));
+        assert_eq!((o.input.as_str(), o.out.as_str()), ("in.bin", "o.bin"));
         assert!(parse_args(&a("in.bin --net n.nnue")).is_err());
         assert!(parse_args(&a("in.bin --net n.nnue --out o --copies x")).is_err());
         assert!(parse_args(&a("--help")).unwrap().is_none());

@@ -377,13 +377,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
                     "nnue" => Some(
                         crate::nnue::embedded_net().ok_or("this build embeds no usable network")?,
                     ),
-                    path => {
-                        let bytes =
-                            std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                        Some(Arc::new(
-                            Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?,
-                        ))
-                    }
+                    path => Some(Arc::new(Network::read_file(path)?)),
                 };
                 o.game.eval_name = v;
             }

@@ -151,10 +151,10 @@ impl Network {
         &self.out_weights[bucket * len..][..len]
     }
 
-    /// `", B output buckets"` for a network with more than one and `", mirrored"` for a
-    /// horizontally mirrored one, else nothing: for the messages that name a network's
-    /// hidden size.
-    pub fn buckets_note(&self) -> String {
+    /// What a network's hidden size leaves unsaid, for the messages that name it:
+    /// `", B output buckets"` for more than one and `", mirrored"` for horizontally mirrored
+    /// inputs, else nothing.
+    pub fn shape_note(&self) -> String {
         let mut note = String::new();
         if self.buckets > 1 {
             note += &format!(", {} output buckets", self.buckets);
@@ -294,6 +294,13 @@ impl Network {
             out_bias,
             mirrored: version == VERSION_MIRRORED,
         })
+    }
+
+    /// Reads and checks the network file at `path` (see [`Network::from_bytes`]); the error
+    /// names the path.
+    pub fn read_file(path: &str) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     }
 
     /// The accumulator of `persp` for `board`, computed from scratch (i32 to show overflow in
@@ -450,7 +457,7 @@ mod tests {
             );
             let back = Network::from_bytes(&bytes).expect("read");
             assert_eq!(back, net);
-            assert!(back.buckets_note().ends_with(", mirrored"));
+            assert!(back.shape_note().ends_with(", mirrored"));
             let mut plain = bytes.clone();
             plain[4..8].copy_from_slice(&VERSION.to_le_bytes());
             let plain = Network::from_bytes(&plain).expect("version 2");

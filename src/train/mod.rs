@@ -679,8 +679,7 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     let Some(path) = &o.init else {
         return Ok(None);
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("--init {path}: {e}"))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("--init {path}: {e}"))?;
+    let net = Network::read_file(path).map_err(|e| format!("--init: {e}"))?;
     if net.mirrored && !o.hm {
         return Err(format!(
             "--init {path}: a horizontally mirrored net continues only with --hm"
@@ -716,8 +715,7 @@ fn size_reference(o: &TrainOptions) -> Result<Option<Model>, String> {
     let Some(path) = &o.size_like else {
         return Ok(None);
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("--size-like {path}: {e}"))?;
-    let net = Network::from_bytes(&bytes).map_err(|e| format!("--size-like {path}: {e}"))?;
+    let net = Network::read_file(path).map_err(|e| format!("--size-like: {e}"))?;
     Ok(Some(
         Model::from_network(&net).rescaled(net.scale as f32, o.scale as f32),
     ))
