@@ -3,7 +3,8 @@
 //! and Chess960), en passant, promotions, captures, null moves and take-backs; colour symmetry;
 //! the AVX2 and scalar kernels agree; switching between unrelated positions stays correct; all
 //! of it also for networks with output buckets (B = 8: the layer a piece count picks) and for
-//! horizontally mirrored networks (whose perspectives flip a↔h with their king's wing).
+//! horizontally mirrored networks (whose perspectives flip a↔h with their king's wing) and
+//! networks with king buckets (whose perspectives read the rows of their king's bucket).
 //! A by-hand speed figure: `cargo test --profile release-test --test nnue -- --ignored
 //! --nocapture nnue_speed`.
 
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use nullwindow::nnue::Nnue;
-use nullwindow::nnue::net::{INPUTS, Network, QA, QB, SCALE};
+use nullwindow::nnue::net::{INPUTS, Inputs, Network, QA, QB, SCALE};
 use nullwindow::nnue::simd::{self, Backend, LANES, OutputPlan};
 use nullwindow::position::{File, Move, Position, START_FEN, Square};
 use rand::rngs::StdRng;
@@ -50,16 +51,31 @@ fn random_bucketed_net(n: usize, buckets: usize, seed: u64) -> Network {
         out_bias: (0..buckets)
             .map(|_| rng.random_range(-200_000..=200_000))
             .collect(),
-        mirrored: false,
+        inputs: Inputs::PLAIN,
     }
 }
 
-/// A network of the given shape: hidden size, output buckets, horizontally mirrored.
-fn shaped_net((n, buckets, mirrored): (usize, usize, bool), seed: u64) -> Network {
-    Network {
+/// A network of the given shape: hidden size, output buckets, horizontally mirrored, king
+/// buckets (a layout of `Inputs::king_layout`; each block its own random rows).
+fn shaped_net(
+    (n, buckets, mirrored, king): (usize, usize, bool, Option<&str>),
+    seed: u64,
+) -> Network {
+    let mut net = random_bucketed_net(n, buckets, seed);
+    let (king_buckets, king_map) = match king {
+        Some(spec) => Inputs::king_layout(spec).expect("layout"),
+        None => (1, [0; 64]),
+    };
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x6b62);
+    let extra = (king_buckets - 1) * INPUTS * n;
+    net.ft_weights
+        .extend((0..extra).map(|_| rng.random_range(-60i16..=60)));
+    net.inputs = Inputs {
         mirrored,
-        ..random_bucketed_net(n, buckets, seed)
-    }
+        king_buckets,
+        king_map,
+    };
+    net
 }
 
 /// Every back end this CPU runs.
@@ -209,19 +225,21 @@ fn walk(
     assert_eq!(nnue.evaluate(&pos), reference(&net, &pos), "{}", pos.fen());
 }
 
-/// Hidden sizes, output buckets and mirroring of the networks the walks run on.
-const SHAPES: [(usize, usize, bool); 5] = [
-    (32, 1, false),
-    (128, 1, false),
-    (128, 8, false),
-    (32, 1, true),
-    (128, 8, true),
+/// Hidden sizes, output buckets, mirroring and king buckets of the networks the walks run on.
+const SHAPES: [(usize, usize, bool, Option<&str>); 7] = [
+    (32, 1, false, None),
+    (128, 1, false, None),
+    (128, 8, false, None),
+    (32, 1, true, None),
+    (128, 8, true, None),
+    (32, 1, false, Some("kb4")),
+    (64, 8, true, Some("kb8")),
 ];
 
 #[test]
 fn incremental_equals_full_refresh_on_random_walks() {
     for shape in SHAPES {
-        let (n, buckets, mirrored) = shape;
+        let (n, buckets, mirrored, king) = shape;
         let net = Arc::new(shaped_net(shape, 1000 + n as u64));
         for backend in backends() {
             let mut nnue = Nnue::with_backend(Arc::clone(&net), backend).expect("available");
@@ -247,9 +265,11 @@ fn incremental_equals_full_refresh_on_random_walks() {
             // Piece counts from 32 down to four: every bucket takes part.
             let used = c.buckets.iter().filter(|&&k| k > 0).count();
             assert_eq!(used, buckets, "{c:?}");
-            // Kings changed wing: the per-view cache brought those views up to date.
-            assert_eq!(st.view_refreshes > 10, mirrored, "{st:?}");
-            eprintln!("N={n} B={buckets} mirrored={mirrored} {backend:?}: {c:?} {st:?}");
+            // Kings changed wing or bucket: the per-view cache brought those views up to date.
+            assert_eq!(st.view_refreshes > 10, mirrored || king.is_some(), "{st:?}");
+            eprintln!(
+                "N={n} B={buckets} mirrored={mirrored} king={king:?} {backend:?}: {c:?} {st:?}"
+            );
         }
     }
 }
@@ -364,7 +384,7 @@ fn evaluation_is_colour_symmetric() {
 fn mirrored_network_sees_each_king_on_the_e_to_h_side() {
     let plain = Arc::new(random_bucketed_net(32, 8, 31));
     let mirrored = Arc::new(Network {
-        mirrored: true,
+        inputs: Inputs::MIRRORED,
         ..(*plain).clone()
     });
     let mut fast = Nnue::new(Arc::clone(&mirrored));

@@ -16,14 +16,15 @@
 //! and descendants of that node later. Only when no entry of the stack matches is the bottom
 //! entry (the first board of the stack) rebuilt, and the walk starts there.
 //!
-//! A rebuild takes each view from a per-view cache ("Finny table": per side and mirror state,
-//! the accumulator of the last board rebuilt there), applying only the pieces that differ from
-//! that board. With a horizontally mirrored network, a step where a king changes wing rebuilds
-//! that side's view the same way and updates the other view as usual.
+//! A rebuild takes each view from a per-view cache ("Finny table": per side and reading of
+//! the rows, i.e. king bucket and mirror state, the accumulator of the last board rebuilt
+//! there), applying only the pieces that differ from that board. With king buckets or a
+//! horizontally mirrored network, a step where a king changes its reading (another bucket, the
+//! other wing) rebuilds that side's view the same way and updates the other view as usual.
 
 use std::sync::Arc;
 
-use super::net::{MAX_BUCKETS, Network, feature, mirror_mask, output_bucket};
+use super::net::{MAX_BUCKETS, Network, View, feature, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
 use crate::position::{Bitboard, Board, Color, Piece, Position, Role, Square};
 
@@ -84,10 +85,10 @@ struct Changes {
 
 impl Changes {
     /// The changes from `parent` to `child`, or None if there are more than one move can make
-    /// (the caller then refreshes); each view's feature indices XORed with its entry of
-    /// `masks` (a mirrored network's, the same for parent and child).
+    /// (the caller then refreshes); each view's feature rows as its entry of `views` reads
+    /// them (the same for parent and child).
     #[inline]
-    fn between(parent: &Board, child: &Board, masks: [usize; 2]) -> Option<Changes> {
+    fn between(parent: &Board, child: &Board, views: [View; 2]) -> Option<Changes> {
         let mut ch = Changes {
             removed: [[0; 2]; MAX_STEP_CHANGES],
             n_removed: 0,
@@ -103,11 +104,11 @@ impl Changes {
         for sq in changed {
             let (was, now) = (parent.piece_at(sq), child.piece_at(sq));
             if let Some(piece) = was {
-                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq, masks);
+                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq, views);
                 ch.n_removed += 1;
             }
             if let Some(piece) = now {
-                *ch.added.get_mut(ch.n_added)? = features(piece, sq, masks);
+                *ch.added.get_mut(ch.n_added)? = features(piece, sq, views);
                 ch.n_added += 1;
             }
         }
@@ -115,13 +116,13 @@ impl Changes {
     }
 }
 
-/// The feature index of `piece` on `sq` from White's and from Black's view, each XORed with
-/// its view's mask.
+/// The feature row of `piece` on `sq` from White's and from Black's view, each as its entry
+/// of `views` reads it.
 #[inline]
-fn features(piece: Piece, sq: Square, masks: [usize; 2]) -> [usize; 2] {
+fn features(piece: Piece, sq: Square, views: [View; 2]) -> [usize; 2] {
     [
-        feature(Color::White, piece, sq) ^ masks[0],
-        feature(Color::Black, piece, sq) ^ masks[1],
+        views[0].row(feature(Color::White, piece, sq)),
+        views[1].row(feature(Color::Black, piece, sq)),
     ]
 }
 
@@ -213,11 +214,14 @@ pub struct Nnue {
     buf: AlignedBuf,
     /// The key each entry was computed for (None: empty).
     keys: Vec<Option<u64>>,
-    /// Per perspective and mirror state (unflipped, flipped), the accumulator of the last
-    /// board that perspective's view was rebuilt for: the next rebuild in the same state
-    /// applies only the pieces that differ ("Finny table"). A mirrored network's king crossing
-    /// between the d and e files rebuilds its view, back and forth in a search.
-    views: [[ViewCache; 2]; 2],
+    /// Per perspective and reading of the rows ([`View::slot`]: king bucket and mirror state),
+    /// the accumulator of the last board that perspective's view was rebuilt for: the next
+    /// rebuild in the same state applies only the pieces that differ ("Finny table"). A king
+    /// changing bucket, or a mirrored network's king crossing between the d and e files,
+    /// rebuilds its view, back and forth in a search.
+    views: [Vec<ViewCache>; 2],
+    /// The network reads every view plainly (no king buckets, no mirroring).
+    plain: bool,
     stats: NnueStats,
 }
 
@@ -249,8 +253,8 @@ pub struct NnueStats {
     pub refreshes: u64,
     /// Accumulator pairs computed from their parent's (one move each).
     pub updates: u64,
-    /// Single perspectives brought up to date from the per-view cache (a mirrored network's
-    /// king changing wing).
+    /// Single perspectives brought up to date from the per-view cache (a king changing bucket,
+    /// or a mirrored network's king changing wing).
     pub view_refreshes: u64,
 }
 
@@ -288,7 +292,7 @@ impl Nnue {
         );
         assert_eq!(
             net.ft_weights.len(),
-            super::net::INPUTS * n,
+            net.inputs.rows() * n,
             "feature weights size"
         );
         assert_eq!(net.ft_bias.len(), n, "feature bias size");
@@ -313,6 +317,8 @@ impl Nnue {
         }
         let by_qa = Divisor::new(net.qa as i64);
         let by_qa_qb = Divisor::new(net.qa as i64 * net.qb as i64);
+        let slots = 2 * net.inputs.king_buckets;
+        let plain = !net.inputs.mirrored && net.inputs.king_buckets == 1;
         Some(Nnue {
             net,
             backend,
@@ -325,7 +331,11 @@ impl Nnue {
             capacity: INITIAL_ENTRIES,
             buf: AlignedBuf::new(INITIAL_ENTRIES * 2 * stride),
             keys: vec![None; INITIAL_ENTRIES],
-            views: Default::default(),
+            views: [
+                vec![ViewCache::default(); slots],
+                vec![ViewCache::default(); slots],
+            ],
+            plain,
             stats: NnueStats::default(),
         })
     }
@@ -429,17 +439,17 @@ impl Nnue {
         }
     }
 
-    /// `persp`'s accumulator of entry `i` for `board`, from the per-view cache of its mirror
-    /// state: the cached board's accumulator plus the rows of the pieces `board` has and it
-    /// had not, minus the reverse (the first time: the bias plus every piece's row).
-    /// Refreshes and a mirrored network's king changing wing both come here.
+    /// `persp`'s accumulator of entry `i` for `board`, from the per-view cache of its reading
+    /// of the rows: the cached board's accumulator plus the rows of the pieces `board` has and
+    /// it had not, minus the reverse (the first time: the bias plus every piece's row).
+    /// Refreshes and a king changing its reading (bucket or wing) both come here.
     fn rebuild_view(&mut self, board: &Board, i: usize, persp: Color) {
         let range = self.range(i, persp);
         let net = &*self.net;
-        let mask = net.feature_mask(board, persp);
-        let cache = &mut self.views[persp as usize][usize::from(mask != 0)];
+        let view = net.view(board, persp);
+        let cache = &mut self.views[persp as usize][view.slot()];
         let now = piece_sets(board);
-        let row = |k: usize, sq: Square| Nnue::row(net, piece_feature(persp, k, sq) ^ mask);
+        let row = |k: usize, sq: Square| Nnue::row(net, view.row(piece_feature(persp, k, sq)));
         match cache.pieces {
             Some(old) => {
                 for k in 0..12 {
@@ -470,21 +480,22 @@ impl Nnue {
 
     /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
     fn step(&mut self, parent: &Board, child: &Board, i: usize) {
-        // A mirrored network sees a perspective flipped a↔h while its king is on files a–d:
-        // a king crossing between the d and e files changes every feature of its view, which
-        // is then brought up to date from the per-view cache instead.
-        let (masks, crossed) = if self.net.mirrored {
-            let masks = Color::ALL.map(|c| mirror_mask(child, c));
-            if parent.kings() == child.kings() {
-                (masks, [false; 2])
-            } else {
-                let before = Color::ALL.map(|c| mirror_mask(parent, c));
-                (masks, [masks[0] != before[0], masks[1] != before[1]])
-            }
+        // With king buckets a perspective reads the block of its king's bucket, and a mirrored
+        // network sees it flipped a↔h while its king is on files a–d: a king changing bucket
+        // or crossing between the d and e files changes every row of its view, which is then
+        // brought up to date from the per-view cache instead.
+        let (views, crossed) = if self.plain {
+            ([View::PLAIN; 2], [false; 2])
         } else {
-            ([0; 2], [false; 2])
+            let views = Color::ALL.map(|c| self.net.view(child, c));
+            if parent.kings() == child.kings() {
+                (views, [false; 2])
+            } else {
+                let before = Color::ALL.map(|c| self.net.view(parent, c));
+                (views, [views[0] != before[0], views[1] != before[1]])
+            }
         };
-        let Some(ch) = Changes::between(parent, child, masks) else {
+        let Some(ch) = Changes::between(parent, child, views) else {
             self.refresh(child, i);
             return;
         };
@@ -596,12 +607,12 @@ mod tests {
         let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
         let m = pos.parse_uci_move("e1g1").unwrap();
         pos.make(m);
-        let ch = Changes::between(pos.board_at(0), pos.board_at(1), [0; 2]).unwrap();
+        let ch = Changes::between(pos.board_at(0), pos.board_at(1), [View::PLAIN; 2]).unwrap();
         assert_eq!((ch.n_added, ch.n_removed), (2, 2));
         assert!(pos.make_null());
-        let ch = Changes::between(pos.board_at(1), pos.board_at(2), [0; 2]).unwrap();
+        let ch = Changes::between(pos.board_at(1), pos.board_at(2), [View::PLAIN; 2]).unwrap();
         assert_eq!((ch.n_added, ch.n_removed), (0, 0));
         let far = Position::startpos();
-        assert!(Changes::between(pos.board(), far.board(), [0; 2]).is_none());
+        assert!(Changes::between(pos.board(), far.board(), [View::PLAIN; 2]).is_none());
     }
 }

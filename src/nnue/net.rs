@@ -5,14 +5,15 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..4 | magic `NWNN` |
-//! | 4..8 | version, `u32`: 1 (one output layer), 2 (`B` output buckets) or 3 (`B` output buckets, horizontally mirrored inputs) |
+//! | 4..8 | version, `u32`: 1 (one output layer), 2 (`B` output buckets), 3 (`B` output buckets, horizontally mirrored inputs) or 4 (`B` output buckets, `K` king buckets, mirrored or not) |
 //! | 8..12 | hidden size N, `u32` (a multiple of 16, 16..=2048) |
 //! | 12..16 | QA, `u32` (accumulator scale; 255) |
 //! | 16..20 | QB, `u32` (output weight scale; 64) |
 //! | 20..24 | SCALE, `u32` (centipawns per unit of the float output; 400) |
 //! | 24..28 | checksum, `u32`: FNV-1a of every byte after the header |
-//! | 28..32 | version 1: zero; versions 2 and 3: output buckets B, `u32` (1..=16) |
-//! | 32.. | feature weights `i16[768][N]` (feature-major), feature biases `i16[N]`, output weights `i16[B][2N]` (bucket-major; in each, the side to move's half first), output biases `i32[B]` |
+//! | 28..32 | version 1: zero; versions 2 to 4: output buckets B, `u32` (1..=16) |
+//! | 32..104 | version 4 only (inside the checksum): flags `u32` (bit 0: mirrored inputs), king buckets K `u32` (2..=32), the king bucket map `u8[64]` |
+//! | then | feature weights `i16[K·768][N]` (feature-major; K = 1 before version 4), feature biases `i16[N]`, output weights `i16[B][2N]` (bucket-major; in each, the side to move's half first), output biases `i32[B]` |
 //!
 //! A version 1 file is a version 2 file with B = 1 and a zero word for B; networks with one
 //! bucket are written as version 1, so that the files of older engines stay byte for byte.
@@ -22,6 +23,12 @@
 //! ("horizontal mirroring") the index is then XORed with 7 (the file flipped a↔h) whenever
 //! `p`'s own king stands on files a–d: each perspective sees the board with its king on the
 //! e–h side, so what is learnt about a king's wing serves both wings.
+//!
+//! King buckets (version 4): each perspective reads one of K blocks of 768 feature rows,
+//! chosen by where its own king stands: the map's entry for the king's square in that
+//! perspective's frame (rank-flipped for Black, as the features), before any mirroring. The
+//! row of a feature `f` is `k·768 + f` (`k·768 + (f ^ 7)` when mirrored as above). A network
+//! with K copies of one block evaluates as the one-block network (see [`Inputs`]).
 //!
 //! Output bucket of a position with `pieces` pieces on the board (kings included):
 //! `min((pieces − 2) / ⌈32 / B⌉, B − 1)` (B = 8: `(pieces − 2) / 4`, 0..=7; B = 1: always 0).
@@ -43,6 +50,12 @@ pub const VERSION: u32 = 2;
 pub const VERSION_SINGLE: u32 = 1;
 /// The file format version of horizontally mirrored networks (any B).
 pub const VERSION_MIRRORED: u32 = 3;
+/// The file format version of networks with king buckets (K > 1; mirrored or not, any B).
+pub const VERSION_KING_BUCKETS: u32 = 4;
+/// Most king buckets a network may have.
+pub const MAX_KING_BUCKETS: usize = 32;
+/// Bytes of version 4's header extension: flags, K and the 64-entry king bucket map.
+pub const KING_EXTENSION: usize = 8 + 64;
 /// Most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 16;
 /// Header bytes.
@@ -65,7 +78,7 @@ pub struct Network {
     pub qb: i32,
     /// Centipawns per unit of float output.
     pub scale: i32,
-    /// `INPUTS × hidden`, feature-major.
+    /// `inputs.rows() × hidden`, feature-major.
     pub ft_weights: Vec<i16>,
     /// `hidden`.
     pub ft_bias: Vec<i16>,
@@ -75,9 +88,151 @@ pub struct Network {
     pub out_weights: Vec<i16>,
     /// `buckets` output biases, scaled by `qa · qb`.
     pub out_bias: Vec<i32>,
-    /// Horizontal mirroring (version 3): each perspective's features are flipped a↔h when
-    /// its king stands on files a–d (see [`mirror_mask`]).
+    /// Which feature rows each perspective reads (mirroring, king buckets).
+    pub inputs: Inputs,
+}
+
+/// How a network's perspectives read its feature rows: horizontal mirroring (version 3 and 4)
+/// and king buckets (version 4). The plain layout has neither: one block of 768 rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    /// Each perspective's features are flipped a↔h while its king stands on files a–d.
     pub mirrored: bool,
+    /// King buckets K: blocks of 768 feature rows.
+    pub king_buckets: usize,
+    /// The block a perspective reads for each square of its own king, in its own frame
+    /// (rank-flipped for Black); every entry below `king_buckets`.
+    pub king_map: [u8; 64],
+}
+
+/// One perspective's reading of the feature rows on one board (see [`Inputs::view_at`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    /// First row of the king bucket's block.
+    block: usize,
+    /// XORed into the feature (7: files flipped a↔h).
+    mask: usize,
+}
+
+impl View {
+    /// The plain reading: block 0, no mirroring.
+    pub const PLAIN: View = View { block: 0, mask: 0 };
+
+    /// The feature-weight row of feature `f` (`0..768`).
+    #[inline(always)]
+    pub fn row(self, f: usize) -> usize {
+        self.block + (f ^ self.mask)
+    }
+
+    /// A small number for each reading (king bucket · 2 + mirrored), below
+    /// `2 · king_buckets`: the per-view caches are kept per slot.
+    #[inline]
+    pub fn slot(self) -> usize {
+        self.block / INPUTS * 2 + usize::from(self.mask != 0)
+    }
+}
+
+impl Inputs {
+    /// One block, no mirroring.
+    pub const PLAIN: Inputs = Inputs {
+        mirrored: false,
+        king_buckets: 1,
+        king_map: [0; 64],
+    };
+
+    /// Horizontal mirroring, one block.
+    pub const MIRRORED: Inputs = Inputs {
+        mirrored: true,
+        ..Inputs::PLAIN
+    };
+
+    /// Feature rows: `768 · K`.
+    #[inline]
+    pub fn rows(&self) -> usize {
+        INPUTS * self.king_buckets
+    }
+
+    /// The reading of a perspective whose own king stands on `king` (0..64) in its own frame.
+    #[inline]
+    pub fn view_at(&self, king: usize) -> View {
+        View {
+            block: self.king_map[king & 63] as usize * INPUTS,
+            mask: if self.mirrored && (king & 7) < 4 {
+                7
+            } else {
+                0
+            },
+        }
+    }
+
+    /// `persp`'s reading of `board` (no king of `persp`: [`View::PLAIN`]).
+    #[inline]
+    pub fn view(&self, board: &Board, persp: Color) -> View {
+        if !self.mirrored && self.king_buckets == 1 {
+            return View::PLAIN;
+        }
+        match board.king_of(persp) {
+            Some(k) => self.view_at(own_square(persp, k)),
+            None => View::PLAIN,
+        }
+    }
+
+    /// The king bucket map of a named layout, or of 64 comma-separated bucket numbers (a1,
+    /// b1, ..., h8 in the perspective's own frame): `kb4` (ranks 1–2 split a–c, d–e, f–h;
+    /// ranks 3–8 one bucket), `kb2` (ranks 1–2, ranks 3–8), `kb8` (ranks 1–2 split a–b, c–d,
+    /// e–f, g–h; rank 3–4 halves a–d, e–h; ranks 5–8 halves). The buckets are numbered from
+    /// 0 and each is used.
+    pub fn king_layout(spec: &str) -> Result<(usize, [u8; 64]), String> {
+        let by_square = |f: &dyn Fn(usize, usize) -> u8| {
+            let mut map = [0u8; 64];
+            for (s, m) in map.iter_mut().enumerate() {
+                *m = f(s & 7, s >> 3);
+            }
+            map
+        };
+        let map = match spec {
+            "kb2" => by_square(&|_, r| u8::from(r >= 2)),
+            "kb4" => by_square(&|f, r| match (r, f) {
+                (0..=1, 0..=2) => 0,
+                (0..=1, 3..=4) => 1,
+                (0..=1, _) => 2,
+                _ => 3,
+            }),
+            "kb8" => by_square(&|f, r| match r {
+                0..=1 => (f / 2) as u8,
+                2..=3 => 4 + u8::from(f >= 4),
+                _ => 6 + u8::from(f >= 4),
+            }),
+            list => {
+                let nums: Vec<u8> = list
+                    .split(',')
+                    .map(|x| x.trim().parse::<u8>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| {
+                        format!("king buckets '{spec}': not kb2, kb4, kb8 or 64 numbers")
+                    })?;
+                <[u8; 64]>::try_from(nums.as_slice())
+                    .map_err(|_| format!("king buckets '{spec}': {} numbers, not 64", nums.len()))?
+            }
+        };
+        let k = usize::from(map.iter().copied().max().unwrap_or(0)) + 1;
+        if k > MAX_KING_BUCKETS || (0..k).any(|b| !map.contains(&(b as u8))) {
+            return Err(format!(
+                "king buckets '{spec}': buckets must be 0..K, each used, K at most \
+                 {MAX_KING_BUCKETS}"
+            ));
+        }
+        Ok((k, map))
+    }
+}
+
+/// `sq` in `persp`'s own frame: as it is for White, rank-flipped for Black.
+#[inline]
+pub fn own_square(persp: Color, sq: Square) -> usize {
+    match persp {
+        Color::White => sq as usize,
+        Color::Black => sq as usize ^ 56,
+    }
 }
 
 /// The little-endian `u32` of a file's header at byte `at` (the caller checks the length).
@@ -107,16 +262,6 @@ pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
     side + (piece.role as usize - 1) * 64 + s
 }
 
-/// What a horizontally mirrored network XORs into `persp`'s feature indices on `board`: 7
-/// (files a↔h) when `persp`'s king stands on files a–d, else 0 (no king: 0).
-#[inline]
-pub fn mirror_mask(board: &Board, persp: Color) -> usize {
-    match board.king_of(persp) {
-        Some(k) if (k as usize & 7) < 4 => 7,
-        _ => 0,
-    }
-}
-
 /// Pieces per output bucket for `buckets` buckets: `⌈32 / buckets⌉`.
 #[inline]
 pub fn bucket_divisor(buckets: usize) -> usize {
@@ -139,9 +284,16 @@ fn screlu(a: i16, qa: i32) -> i32 {
 }
 
 impl Network {
-    /// Bytes of a file with hidden size `n` and `buckets` output buckets.
+    /// Bytes of a file with hidden size `n`, `buckets` output buckets and no king buckets.
     pub fn file_size(n: usize, buckets: usize) -> usize {
-        HEADER + 2 * (INPUTS * n + n + buckets * 2 * n) + 4 * buckets
+        Network::file_size_kb(n, buckets, 1)
+    }
+
+    /// Bytes of a file with hidden size `n`, `buckets` output buckets and `king_buckets`
+    /// king buckets (more than one: version 4, with its header extension).
+    pub fn file_size_kb(n: usize, buckets: usize, king_buckets: usize) -> usize {
+        let extension = if king_buckets > 1 { KING_EXTENSION } else { 0 };
+        HEADER + extension + 2 * (INPUTS * king_buckets * n + n + buckets * 2 * n) + 4 * buckets
     }
 
     /// The output weights of `bucket`: `2 × hidden`, the side to move's half first.
@@ -152,28 +304,26 @@ impl Network {
     }
 
     /// What a network's hidden size leaves unsaid, for the messages that name it:
-    /// `", B output buckets"` for more than one and `", mirrored"` for horizontally mirrored
-    /// inputs, else nothing.
+    /// `", B output buckets"` for more than one, `", K king buckets"` for more than one and
+    /// `", mirrored"` for horizontally mirrored inputs, else nothing.
     pub fn shape_note(&self) -> String {
         let mut note = String::new();
         if self.buckets > 1 {
             note += &format!(", {} output buckets", self.buckets);
         }
-        if self.mirrored {
+        if self.inputs.king_buckets > 1 {
+            note += &format!(", {} king buckets", self.inputs.king_buckets);
+        }
+        if self.inputs.mirrored {
             note += ", mirrored";
         }
         note
     }
 
-    /// The mask this network XORs into `persp`'s feature indices on `board` (0 unless
-    /// mirrored; see [`mirror_mask`]).
+    /// `persp`'s reading of the feature rows on `board` (see [`Inputs::view`]).
     #[inline]
-    pub fn feature_mask(&self, board: &Board, persp: Color) -> usize {
-        if self.mirrored {
-            mirror_mask(board, persp)
-        } else {
-            0
-        }
+    pub fn view(&self, board: &Board, persp: Color) -> View {
+        self.inputs.view(board, persp)
     }
 
     /// The output bucket of `board` (see [`output_bucket`]).
@@ -182,10 +332,18 @@ impl Network {
         output_bucket(board.occupied().count(), self.buckets)
     }
 
-    /// The file's bytes (header with checksum, then the weights): version 3 if mirrored, else
-    /// version 1 for one output bucket and version 2 for more.
+    /// The file's bytes (header with checksum, then the weights): version 4 with king
+    /// buckets, else version 3 if mirrored, else version 1 for one output bucket and version 2
+    /// for more.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(Network::file_size(self.hidden, self.buckets) - HEADER);
+        let kb = self.inputs.king_buckets;
+        let mut body =
+            Vec::with_capacity(Network::file_size_kb(self.hidden, self.buckets, kb) - HEADER);
+        if kb > 1 {
+            body.extend_from_slice(&u32::from(self.inputs.mirrored).to_le_bytes());
+            body.extend_from_slice(&(kb as u32).to_le_bytes());
+            body.extend_from_slice(&self.inputs.king_map);
+        }
         for w in self
             .ft_weights
             .iter()
@@ -197,7 +355,9 @@ impl Network {
         for b in &self.out_bias {
             body.extend_from_slice(&b.to_le_bytes());
         }
-        let (version, bucket_word) = if self.mirrored {
+        let (version, bucket_word) = if kb > 1 {
+            (VERSION_KING_BUCKETS, self.buckets as u32)
+        } else if self.inputs.mirrored {
             (VERSION_MIRRORED, self.buckets as u32)
         } else if self.buckets == 1 {
             (VERSION_SINGLE, 0)
@@ -221,8 +381,8 @@ impl Network {
         out
     }
 
-    /// Reads and checks a network file's bytes (version 1, 2 or 3): magic, version, sizes,
-    /// output buckets, checksum.
+    /// Reads and checks a network file's bytes (versions 1 to 4): magic, version, sizes,
+    /// output and king buckets, checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < HEADER || bytes[..4] != MAGIC {
             return Err("not a Nullwindow network file (no NWNN magic)".into());
@@ -231,11 +391,11 @@ impl Network {
         let version = word(4);
         let buckets = match version {
             VERSION_SINGLE => 1,
-            VERSION | VERSION_MIRRORED => word(28) as usize,
+            VERSION | VERSION_MIRRORED | VERSION_KING_BUCKETS => word(28) as usize,
             _ => {
                 return Err(format!(
                     "network file version {version}, this engine reads {VERSION_SINGLE} to \
-                     {VERSION_MIRRORED}"
+                     {VERSION_KING_BUCKETS}"
                 ));
             }
         };
@@ -259,11 +419,35 @@ impl Network {
                 "bad quantisation constants QA={qa} QB={qb} SCALE={scale}"
             ));
         }
-        let want = Network::file_size(hidden, buckets);
+        let mut inputs = Inputs {
+            mirrored: version == VERSION_MIRRORED,
+            ..Inputs::PLAIN
+        };
+        if version == VERSION_KING_BUCKETS {
+            if bytes.len() < HEADER + KING_EXTENSION {
+                return Err("network file truncated in its king bucket header".into());
+            }
+            // (K sizes the file; the flags and the map are checked after the checksum.)
+            let kb = word(HEADER + 4) as usize;
+            if !(2..=MAX_KING_BUCKETS).contains(&kb) {
+                return Err(format!(
+                    "{kb} king buckets (must be 2..={MAX_KING_BUCKETS})"
+                ));
+            }
+            let mut map = [0u8; 64];
+            map.copy_from_slice(&bytes[HEADER + 8..HEADER + KING_EXTENSION]);
+            inputs = Inputs {
+                mirrored: word(HEADER) & 1 != 0,
+                king_buckets: kb,
+                king_map: map,
+            };
+        }
+        let kb = inputs.king_buckets;
+        let want = Network::file_size_kb(hidden, buckets, kb);
         if bytes.len() != want {
             return Err(format!(
                 "network file is {} bytes; hidden size {hidden} with {buckets} output buckets \
-                 needs {want} (truncated or padded)",
+                 and {kb} king buckets needs {want} (truncated or padded)",
                 bytes.len()
             ));
         }
@@ -271,11 +455,26 @@ impl Network {
         if fnv1a(body) != word(24) {
             return Err("network file checksum mismatch (corrupt file)".into());
         }
-        let (i16s, i32s) = body.split_at(2 * (INPUTS * hidden + hidden + buckets * 2 * hidden));
+        if kb > 1 {
+            let flags = word(HEADER);
+            if flags > 1 {
+                return Err(format!("unknown network flags {flags:#x}"));
+            }
+            if inputs.king_map.iter().any(|&b| b as usize >= kb) {
+                return Err(format!("king bucket map names a bucket beyond {kb}"));
+            }
+        }
+        let weights = if kb > 1 {
+            &body[KING_EXTENSION..]
+        } else {
+            body
+        };
+        let rows = inputs.rows();
+        let (i16s, i32s) = weights.split_at(2 * (rows * hidden + hidden + buckets * 2 * hidden));
         let mut vals = i16s
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = vals.by_ref().take(INPUTS * hidden).collect();
+        let ft_weights: Vec<i16> = vals.by_ref().take(rows * hidden).collect();
         let ft_bias: Vec<i16> = vals.by_ref().take(hidden).collect();
         let out_weights: Vec<i16> = vals.collect();
         let out_bias: Vec<i32> = i32s
@@ -292,7 +491,7 @@ impl Network {
             buckets,
             out_weights,
             out_bias,
-            mirrored: version == VERSION_MIRRORED,
+            inputs,
         })
     }
 
@@ -308,10 +507,10 @@ impl Network {
     pub fn accumulate(&self, board: &Board, persp: Color) -> Vec<i32> {
         let n = self.hidden;
         let mut acc: Vec<i32> = self.ft_bias.iter().map(|&b| b as i32).collect();
-        let mask = self.feature_mask(board, persp);
+        let view = self.view(board, persp);
         for sq in board.occupied() {
             if let Some(p) = board.piece_at(sq) {
-                let row = &self.ft_weights[(feature(persp, p, sq) ^ mask) * n..][..n];
+                let row = &self.ft_weights[view.row(feature(persp, p, sq)) * n..][..n];
                 for (a, &w) in acc.iter_mut().zip(row) {
                     *a += w as i32;
                 }
@@ -365,7 +564,7 @@ mod tests {
                 .map(|i| ((i * 11) % 29) as i16 - 14)
                 .collect(),
             out_bias: (0..buckets as i32).map(|b| 1234 - 300 * b).collect(),
-            mirrored: false,
+            inputs: Inputs::PLAIN,
         }
     }
 
@@ -385,8 +584,8 @@ mod tests {
         bad[100] ^= 1;
         assert!(Network::from_bytes(&bad).unwrap_err().contains("checksum"));
         let mut bad = bytes.clone();
-        bad[4] = 4;
-        assert!(Network::from_bytes(&bad).unwrap_err().contains("version 4"));
+        bad[4] = 5;
+        assert!(Network::from_bytes(&bad).unwrap_err().contains("version 5"));
         assert!(Network::from_bytes(b"garbage garbage garbage garbage garbage").is_err());
         assert!(Network::from_bytes(&[]).is_err());
     }
@@ -446,7 +645,7 @@ mod tests {
     fn mirrored_file_round_trip() {
         for buckets in [1, 8] {
             let net = Network {
-                mirrored: true,
+                inputs: Inputs::MIRRORED,
                 ..tiny(buckets)
             };
             let bytes = net.to_bytes();
@@ -461,8 +660,129 @@ mod tests {
             let mut plain = bytes.clone();
             plain[4..8].copy_from_slice(&VERSION.to_le_bytes());
             let plain = Network::from_bytes(&plain).expect("version 2");
-            assert!(!plain.mirrored);
+            assert!(!plain.inputs.mirrored);
             assert_eq!(plain.out_weights, net.out_weights);
+        }
+    }
+
+    fn king_bucketed(net: &Network, spec: &str, mirrored: bool) -> Network {
+        let (k, map) = Inputs::king_layout(spec).expect("layout");
+        let rows = net.ft_weights.len();
+        Network {
+            // Each block its own weights (the copy plus a block-dependent shift).
+            ft_weights: (0..k * rows)
+                .map(|i| net.ft_weights[i % rows].wrapping_add((i / rows) as i16 * 3))
+                .collect(),
+            inputs: Inputs {
+                mirrored,
+                king_buckets: k,
+                king_map: map,
+            },
+            ..net.clone()
+        }
+    }
+
+    /// Version 4: king buckets (mirrored or not) after an extension inside the checksum; a
+    /// bad K, map or flag word, or a body of another size, is refused.
+    #[test]
+    fn king_bucket_file_round_trip_and_checks() {
+        for (buckets, mirrored) in [(1, false), (8, true)] {
+            let net = king_bucketed(&tiny(buckets), "kb4", mirrored);
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), Network::file_size_kb(16, buckets, 4));
+            assert_eq!(
+                bytes.len(),
+                Network::file_size(16, buckets) + KING_EXTENSION + 3 * INPUTS * 16 * 2
+            );
+            assert_eq!(header_word(&bytes, 4), VERSION_KING_BUCKETS);
+            let back = Network::from_bytes(&bytes).expect("read");
+            assert_eq!(back, net);
+            assert_eq!(back.to_bytes(), bytes);
+            assert!(back.shape_note().contains(", 4 king buckets"));
+            assert_eq!(back.shape_note().ends_with(", mirrored"), mirrored);
+            // Changing the extension breaks the checksum; with it fixed, the checks speak.
+            let refix = |mut b: Vec<u8>| {
+                let sum = fnv1a(&b[HEADER..]);
+                b[24..28].copy_from_slice(&sum.to_le_bytes());
+                b
+            };
+            let mut bad = bytes.clone();
+            bad[HEADER + 8] = 9;
+            assert!(Network::from_bytes(&bad).unwrap_err().contains("checksum"));
+            let e = Network::from_bytes(&refix(bad)).unwrap_err();
+            assert!(e.contains("beyond 4"), "{e}");
+            let mut bad = bytes.clone();
+            bad[HEADER] = 2;
+            let e = Network::from_bytes(&refix(bad)).unwrap_err();
+            assert!(e.contains("flags"), "{e}");
+            for kb in [0u32, 1, 33] {
+                let mut bad = bytes.clone();
+                bad[HEADER + 4..HEADER + 8].copy_from_slice(&kb.to_le_bytes());
+                let e = Network::from_bytes(&refix(bad)).unwrap_err();
+                assert!(e.contains("king buckets (must be 2..=32)"), "{e}");
+            }
+            let mut bad = bytes.clone();
+            bad[HEADER + 4..HEADER + 8].copy_from_slice(&5u32.to_le_bytes());
+            let e = Network::from_bytes(&refix(bad)).unwrap_err();
+            assert!(e.contains("truncated or padded"), "{e}");
+            let e = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
+            assert!(e.contains("truncated or padded"), "{e}");
+            assert!(Network::from_bytes(&bytes[..HEADER + 10]).is_err());
+        }
+    }
+
+    #[test]
+    fn king_layouts() {
+        for (spec, k) in [("kb2", 2), ("kb4", 4), ("kb8", 8)] {
+            let (kb, map) = Inputs::king_layout(spec).expect(spec);
+            assert_eq!(kb, k);
+            assert!(map.iter().all(|&b| (b as usize) < k));
+        }
+        let (_, kb4) = Inputs::king_layout("kb4").expect("kb4");
+        // c1, d1, g1, g2, g3 in the own frame.
+        assert_eq!([kb4[2], kb4[3], kb4[6], kb4[14], kb4[22]], [0, 1, 2, 2, 3]);
+        let list: Vec<String> = (0..64).map(|s| (s / 32).to_string()).collect();
+        assert_eq!(Inputs::king_layout(&list.join(",")).expect("list").0, 2);
+        assert!(Inputs::king_layout("kb5").is_err());
+        assert!(Inputs::king_layout(&list[..63].join(",")).is_err());
+        let gap: Vec<String> = (0..64).map(|s| (2 * (s / 32)).to_string()).collect();
+        assert!(Inputs::king_layout(&gap.join(",")).is_err());
+        // Black's king reads its square rank-flipped: e8 for Black is e1 for White.
+        let inputs = Inputs {
+            mirrored: true,
+            king_buckets: 4,
+            king_map: kb4,
+        };
+        let pos = crate::position::Position::from_fen("2k5/8/8/8/8/8/6K1/8 w - - 0 1", false)
+            .expect("fen");
+        let (w, b) = (
+            inputs.view(pos.board(), Color::White),
+            inputs.view(pos.board(), Color::Black),
+        );
+        assert_eq!((w.row(0), w.slot()), (2 * INPUTS, 4));
+        assert_eq!((b.row(0), b.slot()), (7, 1));
+    }
+
+    /// A network whose K blocks are copies of one block evaluates as the one-block network
+    /// everywhere (how a king-bucketed run starts from a plain net).
+    #[test]
+    fn copied_blocks_evaluate_as_one_block() {
+        let plain = tiny(1);
+        let mut copies = king_bucketed(&plain, "kb8", false);
+        let rows = plain.ft_weights.len();
+        copies.ft_weights = (0..8 * rows).map(|i| plain.ft_weights[i % rows]).collect();
+        for fen in [
+            crate::position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/3QK3/8 b - - 0 1",
+        ] {
+            let pos = crate::position::Position::from_fen(fen, false).expect("fen");
+            assert_eq!(
+                copies.evaluate_board(pos.board(), pos.turn()),
+                plain.evaluate_board(pos.board(), pos.turn()),
+                "{fen}"
+            );
         }
     }
 

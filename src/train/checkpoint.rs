@@ -15,14 +15,14 @@
 //! | generator state | `u64 × 4` |
 //! | data fingerprint | `u64` |
 //! | run key length K, then the run key (UTF-8: the options that shape the run) | `u32`, K bytes |
-//! | parameter count P (= 769·N + B·(2N + 1)) | `u64` |
+//! | parameter count P (= (768·K + 1)·N + B·(2N + 1), K king buckets) | `u64` |
 //! | parameters, Adam first moments, Adam second moments | `f32 × P` each |
 //! | FNV-1a of every byte before it | `u32` |
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::nnue::net::{MAX_BUCKETS, fnv1a};
+use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, MAX_KING_BUCKETS, fnv1a};
 
 use super::model::{Layout, Model};
 use super::optim::AdamW;
@@ -125,11 +125,20 @@ impl Checkpoint {
         let run_key = String::from_utf8(r.take(key_len)?.to_vec())
             .map_err(|_| "checkpoint run key is not UTF-8".to_string())?;
         let p = r.u64()?;
-        let want = Layout { n: hidden, buckets }.size();
+        // The feature rows follow from the count: 768 per king bucket.
+        let other = (hidden + buckets * (2 * hidden + 1)) as u64;
+        let rows = p.saturating_sub(other) / hidden as u64;
+        let king_buckets = (rows / INPUTS as u64).clamp(1, MAX_KING_BUCKETS as u64) as usize;
+        let want = Layout {
+            n: hidden,
+            buckets,
+            rows: king_buckets * INPUTS,
+        }
+        .size();
         if p != want as u64 {
             return Err(format!(
                 "checkpoint holds {p} parameters; hidden size {hidden} with {buckets} output \
-                 buckets needs {want}"
+                 buckets needs 768·K·{hidden} + {other} for K king buckets (1..={MAX_KING_BUCKETS})"
             ));
         }
         let body = r.at + 12 * want;
@@ -164,12 +173,15 @@ impl Checkpoint {
             rng,
             fingerprint,
             run_key,
-            // Whether the inputs are mirrored is an option of the run (in its key), set by
-            // the trainer that resumes it.
+            // How the inputs read the rows (mirroring, the king bucket map) is an option of
+            // the run (in its key), set by the trainer that resumes it; only K is known here.
             model: Model {
                 hidden,
                 buckets,
-                mirrored: false,
+                inputs: Inputs {
+                    king_buckets,
+                    ..Inputs::PLAIN
+                },
                 params,
             },
             adam: AdamW { m, v, t },
@@ -310,6 +322,31 @@ mod tests {
         );
         assert!(Checkpoint::from_bytes(b"NWNN garbage").is_err());
         assert!(Checkpoint::from_bytes(&[]).is_err());
+    }
+
+    /// A king-bucketed model's checkpoint reads back with its K (the map and mirroring are
+    /// the run's options, set again by the trainer).
+    #[test]
+    fn checkpoint_of_king_buckets() {
+        let mut c = sample_with(8);
+        let (k, map) = Inputs::king_layout("kb4").expect("kb4");
+        let inputs = Inputs {
+            mirrored: true,
+            king_buckets: k,
+            king_map: map,
+        };
+        c.model = c.model.with_inputs(inputs).expect("kb4");
+        c.adam = AdamW::new(c.model.params.len());
+        let back = Checkpoint::from_bytes(&c.to_bytes()).expect("read");
+        assert_eq!(back.model.inputs.king_buckets, 4);
+        assert_eq!(back.model.params, c.model.params);
+        // A count that fits no K is refused.
+        let mut b = sample().to_bytes();
+        let at = 8 + 4 * 5 + 8 + 32 + 8 + 4 + "hidden=16 lr=0.001".len();
+        let p = u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        b[at..at + 8].copy_from_slice(&(p + 16).to_le_bytes());
+        let e = Checkpoint::from_bytes(&b).unwrap_err();
+        assert!(e.contains("king buckets"), "{e}");
     }
 
     /// Version 2 records the output buckets; a version 1 checkpoint (written before buckets,

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 
 use crate::datagen::format::{RECORD_SIZE, Record, check_file};
-use crate::nnue::net::{INPUTS, feature, mirror_mask};
+use crate::nnue::net::{INPUTS, Inputs, View, feature, own_square};
 use crate::position::Color;
 
 /// Most active features of one perspective (a record holds at most 32 pieces).
@@ -18,9 +18,9 @@ pub const MAX_FEATURES: usize = 32;
 pub struct Sample {
     feats: [u16; MAX_FEATURES],
     len: u8,
-    /// Bit 0: the side to move's king stands on files a–d; bit 1: the other king does (what
-    /// a horizontally mirrored network flips by).
-    kings: u8,
+    /// The side to move's king's square and the other king's, each in its own side's frame
+    /// (rank-flipped for Black): what king buckets and mirroring read.
+    kings: [u8; 2],
     /// Target win probability from the side to move's view, in `[0, 1]`.
     pub target: f32,
 }
@@ -36,6 +36,10 @@ pub fn mirror(f: usize) -> usize {
         g + INPUTS / 2
     }
 }
+
+/// The king square of a sample without a king (made-up samples of tests): e1, on no
+/// mirroring's flipped side.
+const DEFAULT_KING: u8 = 4;
 
 /// The logistic function.
 #[inline]
@@ -64,11 +68,15 @@ impl Sample {
             1.0 - white
         };
         let score = sigmoid(r.stm_score() as f32 / scale);
-        let queenside = |c: Color| mirror_mask(&r.board, c) != 0;
+        let king = |c: Color| {
+            r.board
+                .king_of(c)
+                .map_or(DEFAULT_KING, |k| own_square(c, k) as u8)
+        };
         Sample {
             feats,
             len: len as u8,
-            kings: queenside(r.turn) as u8 | (queenside(!r.turn) as u8) << 1,
+            kings: [king(r.turn), king(!r.turn)],
             target: (1.0 - lambda) * score + lambda * result,
         }
     }
@@ -84,16 +92,25 @@ impl Sample {
         Sample {
             feats,
             len: len as u8,
-            kings: 0,
+            kings: [DEFAULT_KING; 2],
             target,
         }
     }
 
     /// This sample with the king-wing bits `kings` (bit 0: the side to move's king on files
-    /// a–d, bit 1: the other's), for tests of mirrored networks on made-up features.
+    /// a–d, bit 1: the other's; d1 or e1 in each side's frame), for tests of mirrored networks
+    /// on made-up features.
     #[cfg(test)]
-    pub fn with_kings(mut self, kings: u8) -> Sample {
-        self.kings = kings & 3;
+    pub fn with_kings(self, kings: u8) -> Sample {
+        let square = |bit: u8| if kings & bit != 0 { 3 } else { 4 };
+        self.with_king_squares([square(1), square(2)])
+    }
+
+    /// This sample with the kings on `squares` (the side to move's, the other's; each in its
+    /// own frame), for tests on made-up features.
+    #[cfg(test)]
+    pub fn with_king_squares(mut self, squares: [u8; 2]) -> Sample {
+        self.kings = squares.map(|s| s & 63);
         self
     }
 
@@ -104,24 +121,19 @@ impl Sample {
         for f in m.feats[..m.len as usize].iter_mut() {
             *f ^= 7;
         }
-        // Every king changes wing (files a–d ↔ e–h).
-        m.kings ^= 3;
+        // Every king changes file (and wing: files a–d ↔ e–h).
+        m.kings = m.kings.map(|k| k ^ 7);
         m
     }
 
-    /// The masks a network XORs into the side to move's and the other side's feature indices:
-    /// with `mirrored` (horizontally mirrored inputs), 7 for a side whose king stands on
-    /// files a–d; otherwise 0.
+    /// How the side to move's and the other side's perspective read a network's rows (see
+    /// [`Inputs::view_at`]).
     #[inline(always)]
-    pub fn masks(&self, mirrored: bool) -> [usize; 2] {
-        if mirrored {
-            [
-                (self.kings & 1) as usize * 7,
-                (self.kings >> 1 & 1) as usize * 7,
-            ]
-        } else {
-            [0; 2]
+    pub fn views(&self, inputs: &Inputs) -> [View; 2] {
+        if !inputs.mirrored && inputs.king_buckets == 1 {
+            return [View::PLAIN; 2];
         }
+        self.kings.map(|k| inputs.view_at(k as usize))
     }
 
     /// The side to move's active features.

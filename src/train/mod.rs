@@ -33,7 +33,7 @@ use self::checkpoint::Checkpoint;
 use self::data::{DataSet, Rng, Sample};
 use self::model::{Model, Scratch};
 use self::optim::{AdamW, Schedule};
-use crate::nnue::net::{MAX_BUCKETS, Network};
+use crate::nnue::net::{Inputs, MAX_BUCKETS, Network};
 
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,6 +86,9 @@ pub struct TrainOptions {
     /// Horizontally mirrored inputs (a version 3 network): each perspective's features are
     /// flipped a↔h while its king stands on files a–d.
     pub hm: bool,
+    /// King buckets (a version 4 network): the layout's name or its 64 numbers as given to
+    /// `--king-buckets`, checked by the parser; None: one block of feature rows.
+    pub king_buckets: Option<String>,
     /// Start from this network's weights (dequantised) instead of random ones.
     pub init: Option<String>,
     /// Set the written SCALE so that the net's evaluations have this network's mean size.
@@ -117,6 +120,7 @@ impl Default for TrainOptions {
             epoch_nets: false,
             mirror: false,
             hm: false,
+            king_buckets: None,
             init: None,
             size_like: None,
         }
@@ -153,6 +157,9 @@ impl TrainOptions {
         if self.hm {
             k += " hm";
         }
+        if let Some(spec) = &self.king_buckets {
+            k += &format!(" king-buckets={spec}");
+        }
         if self.wd_to_init {
             k += " wd-to-init";
         }
@@ -163,6 +170,19 @@ impl TrainOptions {
             k += &format!(" init={net}");
         }
         k
+    }
+
+    /// How the network of this run reads its feature rows (`--hm`, `--king-buckets`).
+    pub fn inputs(&self) -> Result<Inputs, String> {
+        let (king_buckets, king_map) = match &self.king_buckets {
+            Some(spec) => Inputs::king_layout(spec).map_err(|e| format!("--king-buckets: {e}"))?,
+            None => (1, [0; 64]),
+        };
+        Ok(Inputs {
+            mirrored: self.hm,
+            king_buckets,
+            king_map,
+        })
     }
 }
 
@@ -207,6 +227,13 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       are flipped a<->h while its own king stands on files a-d, so what is
                       learnt of one wing serves both. An --init net without it starts the
                       run as it is (its king-on-e-h half serves both wings)
+  --king-buckets L    king buckets (a version 4 net): each side reads one of K blocks of
+                      feature rows, chosen by its own king's square (in its own frame). L is
+                      kb2 (ranks 1-2 | 3-8), kb4 (ranks 1-2 split a-c | d-e | f-h; ranks
+                      3-8), kb8 (ranks 1-2 in file pairs; ranks 3-4 and 5-8 in halves) or 64
+                      comma-separated bucket numbers (a1, b1, ..., h8). An --init net
+                      without king buckets has its rows copied into each block (the same
+                      evaluation to start with); one with them must have the same map
   --init NET          start from the weights of network file NET (a net of this format with
                       the same --hidden or a smaller one; dequantised) instead of random
                       weights: a new net continues an older one on new data. A narrower NET
@@ -298,6 +325,11 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
             "--seed" => o.seed = int(0, u64::MAX)?,
             "--threads" => o.threads = int(1, 1024)? as usize,
             "--checkpoint-dir" => o.checkpoint_dir = Some(v),
+            "--king-buckets" => {
+                let (k, _) = Inputs::king_layout(&v).map_err(|e| format!("--king-buckets: {e}"))?;
+                // One bucket is the plain layout.
+                o.king_buckets = (k > 1).then_some(v);
+            }
             "--init" => o.init = Some(v),
             "--size-like" => o.size_like = Some(v),
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
@@ -464,7 +496,10 @@ pub fn train(
         train: set.len(),
         val: val.len(),
     });
-    let mut model = Model::new(o.hidden, o.buckets, &mut rng);
+    let inputs = o.inputs()?;
+    let mut model = Model::new(o.hidden, o.buckets, &mut rng)
+        .with_inputs(inputs)
+        .ok_or("king buckets")?;
     // The --init net, loaded once: the start of a fresh run and, with --wd-to-init, the
     // weights the decay pulls toward (made again on a resume: loading and widening it are
     // deterministic).
@@ -541,7 +576,13 @@ pub fn train(
         None => {}
     }
 
-    model.mirrored = o.hm;
+    if model.inputs.king_buckets != inputs.king_buckets {
+        return Err(format!(
+            "--resume: the checkpoint's net has {} king buckets, this run {}",
+            model.inputs.king_buckets, inputs.king_buckets
+        ));
+    }
+    model.inputs = inputs;
     let l = model.layout();
     // Weight decay on the weights, not on the biases.
     let segments: [(Range<usize>, bool); 4] = [
@@ -680,9 +721,19 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         return Ok(None);
     };
     let net = Network::read_file(path).map_err(|e| format!("--init: {e}"))?;
-    if net.mirrored && !o.hm {
+    if net.inputs.mirrored && !o.hm {
         return Err(format!(
             "--init {path}: a horizontally mirrored net continues only with --hm"
+        ));
+    }
+    let inputs = o.inputs()?;
+    if net.inputs.king_buckets > 1
+        && (net.inputs.king_buckets, net.inputs.king_map) != (inputs.king_buckets, inputs.king_map)
+    {
+        return Err(format!(
+            "--init {path}: a net with {} king buckets continues only with its own \
+             --king-buckets map",
+            net.inputs.king_buckets
         ));
     }
     // New neurons of a wider run draw their feature weights from a generator of their own,
@@ -696,6 +747,15 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         ));
     };
     // (`Network::from_bytes` refuses a scale outside 1..=100000, so the ratio is finite.)
+    let model = Model {
+        inputs: Inputs {
+            mirrored: o.hm,
+            ..model.inputs
+        },
+        ..model
+    }
+    .with_inputs(inputs)
+    .ok_or_else(|| format!("--init {path}: its king buckets do not fit --king-buckets"))?;
     model
         .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)

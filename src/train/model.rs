@@ -3,24 +3,26 @@
 //!
 //! All parameters live in one flat `Vec<f32>` (so that the optimiser, the gradient buffers and
 //! the checkpoint treat them alike), in the order of the network file:
-//! feature weights `[768][N]` (feature-major), feature biases `[N]`, output weights `[B][2N]`
+//! feature weights `[K·768][N]` (feature-major; K king buckets, 1 without), feature biases `[N]`, output weights `[B][2N]`
 //! (per output bucket, side to move's half first), output biases `[B]`.
 //!
 //! Forward pass for a sample with side-to-move features `F` (the other perspective's are
-//! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[f ^ m_stm]`, `a_nstm = b + Σ_{f∈F} W[mirror f ^ m_nstm]`,
-//! where the masks `m` are 0, or in a horizontally mirrored network 7 for a perspective whose
-//! king stands on files a–d (see [`nnue::net::mirror_mask`](crate::nnue::net::mirror_mask)),
+//! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[v_stm(f)]`, `a_nstm = b + Σ_{f∈F} W[v_nstm(mirror f)]`,
+//! where each perspective's view `v` picks the row: `f` itself, or with king buckets the block
+//! of its king's bucket, and in a horizontally mirrored network `f ^ 7` while its king stands
+//! on files a–d (see [`Inputs`]),
 //! `out = Σ screlu(a_stm)·w_stm + Σ screlu(a_nstm)·w_nstm + c` with `screlu(x) = clamp(x,0,1)²`,
 //! where `w` and `c` are the output layer of the sample's bucket (its piece count, `|F|`: see
 //! [`output_bucket`]); the predicted win probability is `sigmoid(out)` and the evaluation
 //! `out · SCALE` centipawns. Loss: `(sigmoid(out) − target)²`; its gradient reaches only the
 //! sample's bucket's output layer.
 
-use crate::nnue::net::{INPUTS, MAX_BUCKETS, Network, QA, QB, output_bucket};
+use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, Network, QA, QB, output_bucket};
 
 use std::ops::Range;
 
 use super::data::{Rng, Sample, mirror, sigmoid};
+use crate::nnue::net::View;
 
 /// Lanes of the manual dot-product reductions: the hidden size is a multiple of it, and a
 /// fixed lane count makes the sums the same on every instruction set.
@@ -42,8 +44,8 @@ pub struct Model {
     pub hidden: usize,
     /// Output buckets B (1..=[`MAX_BUCKETS`]).
     pub buckets: usize,
-    /// Horizontally mirrored inputs (a version 3 network).
-    pub mirrored: bool,
+    /// Which feature rows each perspective reads (mirroring, king buckets).
+    pub inputs: Inputs,
     /// All parameters, in the layout of the module comment.
     pub params: Vec<f32>,
 }
@@ -55,16 +57,18 @@ pub struct Layout {
     pub n: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// Feature rows: 768 per king bucket.
+    pub rows: usize,
 }
 
 impl Layout {
     /// Start of the feature biases (the feature weights start at 0).
     pub fn ft_bias(self) -> usize {
-        INPUTS * self.n
+        self.rows * self.n
     }
     /// Start of the output weights.
     pub fn out_weights(self) -> usize {
-        (INPUTS + 1) * self.n
+        (self.rows + 1) * self.n
     }
     /// Start of the output biases (one per bucket).
     pub fn out_bias(self) -> usize {
@@ -102,7 +106,11 @@ impl Model {
     /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
     /// zero, output weights uniform in `±1/√(2N)` (each bucket its own), output biases zero.
     pub fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
-        let l = Layout { n: hidden, buckets };
+        let l = Layout {
+            n: hidden,
+            buckets,
+            rows: INPUTS,
+        };
         let mut params = vec![0.0; l.size()];
         for p in &mut params[..l.ft_bias()] {
             *p = rng.uniform(-FT_INIT, FT_INIT);
@@ -114,7 +122,7 @@ impl Model {
         Model {
             hidden,
             buckets,
-            mirrored: false,
+            inputs: Inputs::PLAIN,
             params,
         }
     }
@@ -135,7 +143,7 @@ impl Model {
         Model {
             hidden: net.hidden,
             buckets: net.buckets,
-            mirrored: net.mirrored,
+            inputs: net.inputs,
             params,
         }
     }
@@ -160,7 +168,34 @@ impl Model {
         Some(Model {
             hidden: self.hidden,
             buckets,
-            mirrored: self.mirrored,
+            inputs: self.inputs,
+            params,
+        })
+    }
+
+    /// This network reading its rows as `inputs` says: a network without king buckets has
+    /// its block of feature rows copied into each of `inputs`' king buckets (the same output
+    /// as before for every position, when the mirroring is the same), a network with them
+    /// keeps its rows if `inputs` has as many. `None` if the king buckets do not fit.
+    pub fn with_inputs(&self, inputs: Inputs) -> Option<Model> {
+        let kb = inputs.king_buckets;
+        let l = self.layout();
+        let mut params = Vec::new();
+        if self.inputs.king_buckets == kb {
+            params.clone_from(&self.params);
+        } else if self.inputs.king_buckets == 1 {
+            params.reserve(self.params.len() + (kb - 1) * l.ft_bias());
+            for _ in 0..kb {
+                params.extend_from_slice(&self.params[..l.ft_bias()]);
+            }
+            params.extend_from_slice(&self.params[l.ft_bias()..]);
+        } else {
+            return None;
+        }
+        Some(Model {
+            hidden: self.hidden,
+            buckets: self.buckets,
+            inputs,
             params,
         })
     }
@@ -181,12 +216,12 @@ impl Model {
             self.layout(),
             Layout {
                 n: hidden,
-                buckets: self.buckets,
+                ..self.layout()
             },
         );
         let (n, p) = (self.hidden, &self.params);
         let mut params = vec![0.0; new.size()];
-        for f in 0..INPUTS {
+        for f in 0..old.rows {
             let row = &mut params[f * hidden..(f + 1) * hidden];
             row[..n].copy_from_slice(&p[f * n..(f + 1) * n]);
             for w in &mut row[n..] {
@@ -206,7 +241,7 @@ impl Model {
         Some(Model {
             hidden,
             buckets: self.buckets,
-            mirrored: self.mirrored,
+            inputs: self.inputs,
             params,
         })
     }
@@ -228,6 +263,7 @@ impl Model {
         Layout {
             n: self.hidden,
             buckets: self.buckets,
+            rows: self.inputs.rows(),
         }
     }
 
@@ -237,7 +273,7 @@ impl Model {
         forward_body(
             &self.params,
             l,
-            self.mirrored,
+            &self.inputs,
             bucket(l, s),
             s,
             &mut scratch.acc_stm,
@@ -273,7 +309,7 @@ impl Model {
         gradients_body(
             &self.params,
             self.layout(),
-            self.mirrored,
+            &self.inputs,
             samples,
             grad,
             &mut scratch.acc_stm,
@@ -306,7 +342,7 @@ impl Model {
                 .iter()
                 .map(|&c| (c as f64 * (QA * QB) as f64).round() as i32)
                 .collect(),
-            mirrored: self.mirrored,
+            inputs: self.inputs,
         }
     }
 }
@@ -318,7 +354,7 @@ fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut
     gradients_body(
         &m.params,
         m.layout(),
-        m.mirrored,
+        &m.inputs,
         samples,
         grad,
         &mut scratch.acc_stm,
@@ -360,7 +396,7 @@ fn accumulate_block<const B: usize>(
     n: usize,
     off: usize,
     feats: &[u16],
-    masks: [usize; 2],
+    views: [View; 2],
     bias: &[f32],
     acc_s: &mut [f32],
     acc_n: &mut [f32],
@@ -370,8 +406,8 @@ fn accumulate_block<const B: usize>(
     let mut rn = rs;
     for &f in feats {
         let f = f as usize;
-        let ws = &w[(f ^ masks[0]) * n + off..][..B];
-        let wn = &w[(mirror(f) ^ masks[1]) * n + off..][..B];
+        let ws = &w[views[0].row(f) * n + off..][..B];
+        let wn = &w[views[1].row(mirror(f)) * n + off..][..B];
         for (r, &x) in rs.iter_mut().zip(ws) {
             *r += x;
         }
@@ -391,7 +427,7 @@ fn scatter_block<const B: usize>(
     n: usize,
     off: usize,
     feats: &[u16],
-    masks: [usize; 2],
+    views: [View; 2],
     d_s: &[f32],
     d_n: &[f32],
 ) {
@@ -401,10 +437,10 @@ fn scatter_block<const B: usize>(
     rn.copy_from_slice(&d_n[off..][..B]);
     for &f in feats {
         let f = f as usize;
-        for (g, &x) in g_w[(f ^ masks[0]) * n + off..][..B].iter_mut().zip(&rs) {
+        for (g, &x) in g_w[views[0].row(f) * n + off..][..B].iter_mut().zip(&rs) {
             *g += x;
         }
-        for (g, &x) in g_w[(mirror(f) ^ masks[1]) * n + off..][..B]
+        for (g, &x) in g_w[views[1].row(mirror(f)) * n + off..][..B]
             .iter_mut()
             .zip(&rn)
         {
@@ -419,14 +455,14 @@ fn bucket(l: Layout, s: &Sample) -> usize {
     output_bucket(s.features().len(), l.buckets)
 }
 
-/// Fills the two accumulators of `s` (with `mirrored`, each read in its king's e–h frame) and
+/// Fills the two accumulators of `s` (each perspective reading the rows as `inputs` says) and
 /// returns the output of bucket `k` (`s`'s bucket, which the caller has computed: the backward
 /// pass needs it too).
 #[inline(always)]
 fn forward_body(
     p: &[f32],
     l: Layout,
-    mirrored: bool,
+    inputs: &Inputs,
     k: usize,
     s: &Sample,
     acc_s: &mut [f32],
@@ -437,13 +473,13 @@ fn forward_body(
     let b = &p[l.ft_bias()..l.out_weights()];
     let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
     let feats = s.features();
-    let masks = s.masks(mirrored);
+    let views = s.views(inputs);
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
-        accumulate_block::<BLOCK>(w, n, off, feats, masks, b, acc_s, acc_n);
+        accumulate_block::<BLOCK>(w, n, off, feats, views, b, acc_s, acc_n);
     }
     if full < n {
-        accumulate_block::<16>(w, n, full, feats, masks, b, acc_s, acc_n);
+        accumulate_block::<16>(w, n, full, feats, views, b, acc_s, acc_n);
     }
     p[l.out_bias() + k] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
 }
@@ -470,7 +506,7 @@ fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
 fn gradients_body(
     p: &[f32],
     l: Layout,
-    mirrored: bool,
+    inputs: &Inputs,
     samples: &[Sample],
     grad: &mut [f32],
     acc_s: &mut [f32],
@@ -486,7 +522,7 @@ fn gradients_body(
     for s in samples {
         // Only the sample's bucket's output layer takes part.
         let k = bucket(l, s);
-        let out = forward_body(p, l, mirrored, k, s, acc_s, acc_n);
+        let out = forward_body(p, l, inputs, k, s, acc_s, acc_n);
         let pred = sigmoid(out);
         let err = pred - s.target;
         loss += (err * err) as f64;
@@ -501,13 +537,13 @@ fn gradients_body(
             *gb += ds + dn;
         }
         let feats = s.features();
-        let masks = s.masks(mirrored);
+        let views = s.views(inputs);
         let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
-            scatter_block::<BLOCK>(g_w, n, off, feats, masks, acc_s, acc_n);
+            scatter_block::<BLOCK>(g_w, n, off, feats, views, acc_s, acc_n);
         }
         if full < n {
-            scatter_block::<16>(g_w, n, full, feats, masks, acc_s, acc_n);
+            scatter_block::<16>(g_w, n, full, feats, views, acc_s, acc_n);
         }
     }
     for (c, b) in g_c.iter_mut().zip(g_bias) {
@@ -556,8 +592,10 @@ mod tests {
     #[test]
     fn mirrored_gradient_matches_finite_differences() {
         let mut rng = Rng::new(4);
-        let mut m = Model::new(16, 1, &mut rng);
-        m.mirrored = true;
+        let m = Model::new(16, 1, &mut rng)
+            .with_inputs(Inputs::MIRRORED)
+            .expect("mirrored");
+        let mut m = m;
         let l = m.layout();
         for b in &mut m.params[l.ft_bias()..l.out_weights()] {
             *b = 0.4;
@@ -584,6 +622,63 @@ mod tests {
         // Feature 70 is read flipped (stm) and feature 100 as it is (stm, king on e–h): no
         // sample reads row 70 or row mirror(100).
         for j in [70 * 16 + 3, mirror(100) * 16 + 5] {
+            assert_eq!(grad[j], 0.0, "param {j}");
+        }
+    }
+
+    /// With king buckets (`kb2`, mirrored too): a perspective reads and trains the block of
+    /// its king's bucket only; a run starting from copied blocks gives the plain output.
+    #[test]
+    fn king_bucket_gradient_matches_finite_differences() {
+        let (k, map) = Inputs::king_layout("kb2").expect("kb2");
+        let inputs = Inputs {
+            mirrored: true,
+            king_buckets: k,
+            king_map: map,
+        };
+        let mut rng = Rng::new(5);
+        let plain = Model::new(16, 1, &mut rng);
+        let copies = plain
+            .with_inputs(Inputs {
+                mirrored: false,
+                ..inputs
+            })
+            .expect("copies");
+        let mut sc = Scratch::new(16);
+        let probe_sample = Sample::new(&[3, 70, 500], 0.5).with_king_squares([20, 60]);
+        assert_eq!(
+            copies.forward(&probe_sample, &mut sc).to_bits(),
+            plain.forward(&probe_sample, &mut sc).to_bits()
+        );
+        let mut m = plain.with_inputs(inputs).expect("kb2 mirrored");
+        let l = m.layout();
+        assert_eq!(l.ft_bias(), 2 * INPUTS * 16);
+        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+            *b = 0.4;
+        }
+        // Stm king on c3 (bucket 1, flipped), the other on e8 in its frame (bucket 1, as it
+        // is); then stm king on g1 (bucket 0, as it is), the other on b2 (bucket 0, flipped).
+        let samples = vec![
+            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_king_squares([18, 60]),
+            Sample::new(&[13, 100, 300, 600], 0.1).with_king_squares([6, 9]),
+        ];
+        let block = INPUTS * 16;
+        let probe = [
+            block + (70 ^ 7) * 16 + 3,
+            block + mirror(70) * 16 + 3,
+            100 * 16 + 5,
+            (mirror(100) ^ 7) * 16 + 5,
+            l.ft_bias() + 2,
+            l.bucket_weights(0).start + 1,
+        ];
+        check_gradient(&m, &samples, &probe);
+        let mut grad = vec![0.0; l.size()];
+        m.add_gradients(&samples, &mut grad, &mut sc);
+        for j in probe {
+            assert!(grad[j] != 0.0, "param {j}: no gradient");
+        }
+        // The other block's rows of the same features take nothing.
+        for j in [(70 ^ 7) * 16 + 3, mirror(70) * 16 + 3, block + 100 * 16 + 5] {
             assert_eq!(grad[j], 0.0, "param {j}");
         }
     }
@@ -632,7 +727,7 @@ mod tests {
             let loss_portable = gradients_body(
                 &m.params,
                 m.layout(),
-                m.mirrored,
+                &m.inputs,
                 &samples,
                 &mut portable,
                 &mut sc.acc_stm,
