@@ -318,7 +318,7 @@ impl Nnue {
         let by_qa = Divisor::new(net.qa as i64);
         let by_qa_qb = Divisor::new(net.qa as i64 * net.qb as i64);
         let slots = 2 * net.inputs.king_buckets;
-        let plain = !net.inputs.mirrored && net.inputs.king_buckets == 1;
+        let plain = net.inputs.is_plain();
         Some(Nnue {
             net,
             backend,

@@ -146,6 +146,12 @@ impl Inputs {
         ..Inputs::PLAIN
     };
 
+    /// Every perspective reads the one block as it is (no mirroring, no king buckets).
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        !self.mirrored && self.king_buckets == 1
+    }
+
     /// Feature rows: `768 · K`.
     #[inline]
     pub fn rows(&self) -> usize {
@@ -168,7 +174,7 @@ impl Inputs {
     /// `persp`'s reading of `board` (no king of `persp`: [`View::PLAIN`]).
     #[inline]
     pub fn view(&self, board: &Board, persp: Color) -> View {
-        if !self.mirrored && self.king_buckets == 1 {
+        if self.is_plain() {
             return View::PLAIN;
         }
         match board.king_of(persp) {

@@ -130,7 +130,7 @@ impl Sample {
     /// [`Inputs::view_at`]).
     #[inline(always)]
     pub fn views(&self, inputs: &Inputs) -> [View; 2] {
-        if !inputs.mirrored && inputs.king_buckets == 1 {
+        if inputs.is_plain() {
             return [View::PLAIN; 2];
         }
         self.kings.map(|k| inputs.view_at(k as usize))
