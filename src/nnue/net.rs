@@ -171,16 +171,13 @@ impl Inputs {
         }
     }
 
-    /// `persp`'s reading of `board` (no king of `persp`: [`View::PLAIN`]).
+    /// `persp`'s reading of `board` (see [`own_king`]).
     #[inline]
     pub fn view(&self, board: &Board, persp: Color) -> View {
         if self.is_plain() {
             return View::PLAIN;
         }
-        match board.king_of(persp) {
-            Some(k) => self.view_at(own_square(persp, k)),
-            None => View::PLAIN,
-        }
+        self.view_at(own_king(board, persp))
     }
 
     /// The king bucket map of a named layout, or of 64 comma-separated bucket numbers (a1,
@@ -234,11 +231,24 @@ impl Inputs {
 
 /// `sq` in `persp`'s own frame: as it is for White, rank-flipped for Black.
 #[inline]
-pub fn own_square(persp: Color, sq: Square) -> usize {
+fn own_square(persp: Color, sq: Square) -> usize {
     match persp {
         Color::White => sq as usize,
         Color::Black => sq as usize ^ 56,
     }
+}
+
+/// Where a side without a king is taken to have it (boards of tests; the trainer's made-up
+/// samples): e1 in its own frame, on the unmirrored wing.
+pub const NO_KING_SQUARE: usize = 4;
+
+/// `persp`'s king square in its own frame, what mirroring and king buckets read
+/// ([`NO_KING_SQUARE`] without one).
+#[inline]
+pub fn own_king(board: &Board, persp: Color) -> usize {
+    board
+        .king_of(persp)
+        .map_or(NO_KING_SQUARE, |k| own_square(persp, k))
 }
 
 /// The little-endian `u32` of a file's header at byte `at` (the caller checks the length).
@@ -260,12 +270,7 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
 #[inline]
 pub fn feature(persp: Color, piece: Piece, sq: Square) -> usize {
     let side = if piece.color == persp { 0 } else { 384 };
-    let s = if persp == Color::White {
-        sq as usize
-    } else {
-        sq as usize ^ 56
-    };
-    side + (piece.role as usize - 1) * 64 + s
+    side + (piece.role as usize - 1) * 64 + own_square(persp, sq)
 }
 
 /// Pieces per output bucket for `buckets` buckets: `⌈32 / buckets⌉`.

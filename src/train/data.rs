@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 
 use crate::datagen::format::{RECORD_SIZE, Record, check_file};
-use crate::nnue::net::{INPUTS, Inputs, View, feature, own_square};
+use crate::nnue::net::{INPUTS, Inputs, NO_KING_SQUARE, View, feature, own_king};
 use crate::position::Color;
 
 /// Most active features of one perspective (a record holds at most 32 pieces).
@@ -37,10 +37,6 @@ pub fn mirror(f: usize) -> usize {
     }
 }
 
-/// The king square of a sample without a king (made-up samples of tests): e1, on no
-/// mirroring's flipped side.
-const DEFAULT_KING: u8 = 4;
-
 /// The logistic function.
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {
@@ -68,11 +64,7 @@ impl Sample {
             1.0 - white
         };
         let score = sigmoid(r.stm_score() as f32 / scale);
-        let king = |c: Color| {
-            r.board
-                .king_of(c)
-                .map_or(DEFAULT_KING, |k| own_square(c, k) as u8)
-        };
+        let king = |c: Color| own_king(&r.board, c) as u8;
         Sample {
             feats,
             len: len as u8,
@@ -92,7 +84,7 @@ impl Sample {
         Sample {
             feats,
             len: len as u8,
-            kings: [DEFAULT_KING; 2],
+            kings: [NO_KING_SQUARE as u8; 2],
             target,
         }
     }

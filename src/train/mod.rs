@@ -747,15 +747,9 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         ));
     };
     // (`Network::from_bytes` refuses a scale outside 1..=100000, so the ratio is finite.)
-    let model = Model {
-        inputs: Inputs {
-            mirrored: o.hm,
-            ..model.inputs
-        },
-        ..model
-    }
-    .with_inputs(inputs)
-    .ok_or_else(|| format!("--init {path}: its king buckets do not fit --king-buckets"))?;
+    let model = model
+        .with_inputs(inputs)
+        .ok_or_else(|| format!("--init {path}: its king buckets do not fit --king-buckets"))?;
     model
         .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)

@@ -17,12 +17,11 @@
 //! `out · SCALE` centipawns. Loss: `(sigmoid(out) − target)²`; its gradient reaches only the
 //! sample's bucket's output layer.
 
-use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, Network, QA, QB, output_bucket};
+use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, Network, QA, QB, View, output_bucket};
 
 use std::ops::Range;
 
 use super::data::{Rng, Sample, mirror, sigmoid};
-use crate::nnue::net::View;
 
 /// Lanes of the manual dot-product reductions: the hidden size is a multiple of it, and a
 /// fixed lane count makes the sums the same on every instruction set.
@@ -592,10 +591,9 @@ mod tests {
     #[test]
     fn mirrored_gradient_matches_finite_differences() {
         let mut rng = Rng::new(4);
-        let m = Model::new(16, 1, &mut rng)
+        let mut m = Model::new(16, 1, &mut rng)
             .with_inputs(Inputs::MIRRORED)
             .expect("mirrored");
-        let mut m = m;
         let l = m.layout();
         for b in &mut m.params[l.ft_bias()..l.out_weights()] {
             *b = 0.4;
