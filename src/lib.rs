@@ -6,10 +6,12 @@
 //! `uci` → `book` (Polyglot opening books, and the `book` tool that builds them) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
 //! do the tools `tune` (Texel tuning of the evaluation weights), `datagen` (self-play games
-//! that label quiet positions for it) and `train` (the CPU trainer of the `nnue` network).
+//! that label quiet positions for it) and `train` (the CPU trainer of the `nnue` network),
+//! which read their arguments through `cli`.
 
 pub mod bench;
 pub mod book;
+pub mod cli;
 pub mod datagen;
 pub mod eval;
 pub mod history;

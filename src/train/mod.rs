@@ -254,10 +254,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
     let mut o = TrainOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let (key, inline) = match a.split_once('=') {
-            Some((k, v)) if k.starts_with("--") => (k, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
+        let (key, inline) = crate::cli::split_option(a);
         match key {
             "-h" | "--help" => return Ok(None),
             "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" | "--hm" => {
