@@ -553,7 +553,7 @@ fn bad_eval_files_keep_the_engine_playing() {
     // it loads and evaluates as the net; with B = 0 in its header it is refused.
     let mut spread = (*good).clone();
     spread.buckets = 8;
-    spread.out_weights = spread.out_weights.repeat(8);
+    spread.out_weights = spread.out_weights.repeat(8).into_iter().collect();
     spread.out_bias = spread.out_bias.repeat(8);
     let bucketed = dir.join("bucketed.nnue");
     std::fs::write(&bucketed, spread.to_bytes()).expect("write");

@@ -24,55 +24,15 @@
 
 use std::sync::Arc;
 
+use super::aligned::{ALIGN_I16, AlignedVec};
 use super::net::{MAX_BUCKETS, Network, View, feature, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
 use crate::position::{Bitboard, Board, Color, Piece, Position, Role, Square};
 
 /// Entries allocated at first (grown by doubling as the stack gets deeper).
 const INITIAL_ENTRIES: usize = 128;
-/// Alignment of each accumulator, in bytes (a cache line; AVX2 needs 32 at most).
-const ALIGN_BYTES: usize = 64;
-/// `i16` elements per alignment unit.
-const ALIGN_I16: usize = ALIGN_BYTES / 2;
 /// Most feature changes one step can apply incrementally (castling: two removed, two added).
 const MAX_STEP_CHANGES: usize = 2;
-
-/// An `i16` buffer whose first element sits on a 64-byte boundary (when the allocator allows;
-/// alignment is a speed matter only, the kernels load unaligned).
-struct AlignedBuf {
-    raw: Vec<i16>,
-    start: usize,
-    len: usize,
-}
-
-impl AlignedBuf {
-    fn new(len: usize) -> AlignedBuf {
-        let raw = vec![0i16; len + ALIGN_I16];
-        let offset = raw.as_ptr().align_offset(ALIGN_BYTES);
-        // `align_offset` may give up (usize::MAX); then the buffer is just unaligned.
-        let start = if offset < ALIGN_I16 { offset } else { 0 };
-        AlignedBuf { raw, start, len }
-    }
-
-    #[inline]
-    fn as_slice(&self) -> &[i16] {
-        &self.raw[self.start..self.start + self.len]
-    }
-
-    #[inline]
-    fn as_mut_slice(&mut self) -> &mut [i16] {
-        &mut self.raw[self.start..self.start + self.len]
-    }
-}
-
-impl Clone for AlignedBuf {
-    fn clone(&self) -> AlignedBuf {
-        // A plain `Vec` clone may land at another alignment: re-align, then copy.
-        let mut copy = AlignedBuf::new(self.len);
-        copy.as_mut_slice().copy_from_slice(self.as_slice());
-        copy
-    }
-}
 
 /// One step's feature changes: the feature indices `[from White's view, from Black's view]` of
 /// the pieces removed and added.
@@ -211,7 +171,7 @@ pub struct Nnue {
     /// Entries that fit in `buf`.
     capacity: usize,
     /// Entry `i` at `i · 2 · stride`: White's accumulator, then Black's at `+ stride`.
-    buf: AlignedBuf,
+    buf: AlignedVec,
     /// The key each entry was computed for (None: empty).
     keys: Vec<Option<u64>>,
     /// Per perspective and reading of the rows ([`View::slot`]: king bucket and mirror state),
@@ -228,7 +188,7 @@ pub struct Nnue {
 /// One perspective's accumulator for the board whose pieces are `pieces`.
 #[derive(Clone, Debug, Default)]
 struct ViewCache {
-    acc: Vec<i16>,
+    acc: AlignedVec,
     /// The board's squares of each piece ([`piece_sets`] order); None: nothing cached yet.
     pieces: Option<[Bitboard; 12]>,
 }
@@ -329,7 +289,7 @@ impl Nnue {
             n,
             stride,
             capacity: INITIAL_ENTRIES,
-            buf: AlignedBuf::new(INITIAL_ENTRIES * 2 * stride),
+            buf: AlignedVec::zeroed(INITIAL_ENTRIES * 2 * stride),
             keys: vec![None; INITIAL_ENTRIES],
             views: [
                 vec![ViewCache::default(); slots],
@@ -398,8 +358,8 @@ impl Nnue {
             return;
         }
         let capacity = entries.max(2 * self.capacity);
-        let mut buf = AlignedBuf::new(capacity * 2 * self.stride);
-        buf.as_mut_slice()[..self.buf.len].copy_from_slice(self.buf.as_slice());
+        let mut buf = AlignedVec::zeroed(capacity * 2 * self.stride);
+        buf[..self.buf.len()].copy_from_slice(&self.buf);
         self.buf = buf;
         self.keys.resize(capacity, None);
         self.capacity = capacity;
@@ -470,12 +430,12 @@ impl Nnue {
                         count += 1;
                     }
                 }
-                cache.acc = vec![0; self.n];
+                cache.acc = AlignedVec::zeroed(self.n);
                 simd::refresh(self.backend, &mut cache.acc, &net.ft_bias, &rows[..count]);
             }
         }
         cache.pieces = Some(now);
-        self.buf.as_mut_slice()[range].copy_from_slice(&cache.acc);
+        self.buf[range].copy_from_slice(&cache.acc);
     }
 
     /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
@@ -509,7 +469,7 @@ impl Nnue {
         let entry = 2 * self.stride;
         let net = &*self.net;
         let backend = self.backend;
-        let (below, above) = self.buf.as_mut_slice().split_at_mut(i * entry);
+        let (below, above) = self.buf.split_at_mut(i * entry);
         for (view, off) in [0, self.stride].into_iter().enumerate() {
             if crossed[view] {
                 continue;
@@ -537,7 +497,7 @@ impl Nnue {
     /// the output bucket).
     fn output(&self, i: usize, stm: Color, pieces: usize) -> i32 {
         let net = &*self.net;
-        let buf = self.buf.as_slice();
+        let buf = &self.buf[..];
         let us = &buf[self.range(i, stm)];
         let them = &buf[self.range(i, !stm)];
         let bucket = self.bucket_of[pieces.min(64)] as usize;
@@ -553,16 +513,6 @@ impl Nnue {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn buffer_is_cache_line_aligned() {
-        for len in [16, 48, 1000, 4096] {
-            let buf = AlignedBuf::new(len);
-            assert_eq!(buf.as_slice().len(), len);
-            assert_eq!(buf.as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
-            assert_eq!(buf.clone().as_slice().as_ptr() as usize % ALIGN_BYTES, 0);
-        }
-    }
 
     #[test]
     fn divisor_equals_integer_division() {

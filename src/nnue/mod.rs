@@ -7,6 +7,7 @@
 //! the vector kernels in [`simd`].
 
 pub mod accumulator;
+pub mod aligned;
 pub mod embedded;
 pub mod net;
 pub mod simd;

@@ -37,6 +37,7 @@
 //! of the active features), `v = clamp(a, 0, QA)` and `w`, `bias` the position's bucket's,
 //! `out = (Σ v²·w_stm + Σ v²·w_nstm) / QA + bias`, centipawns `= out · SCALE / (QA · QB)`.
 
+use super::aligned::AlignedVec;
 use crate::position::{Board, Color, Piece, Square};
 
 /// Number of input features per perspective.
@@ -79,13 +80,13 @@ pub struct Network {
     /// Centipawns per unit of float output.
     pub scale: i32,
     /// `inputs.rows() × hidden`, feature-major.
-    pub ft_weights: Vec<i16>,
+    pub ft_weights: AlignedVec,
     /// `hidden`.
     pub ft_bias: Vec<i16>,
     /// Output buckets B (1..=[`MAX_BUCKETS`]): output layers, chosen by the piece count.
     pub buckets: usize,
     /// `buckets × 2 × hidden`: per bucket, the side to move's accumulator, then the other's.
-    pub out_weights: Vec<i16>,
+    pub out_weights: AlignedVec,
     /// `buckets` output biases, scaled by `qa · qb`.
     pub out_bias: Vec<i32>,
     /// Which feature rows each perspective reads (mirroring, king buckets).
@@ -359,7 +360,7 @@ impl Network {
             .ft_weights
             .iter()
             .chain(&self.ft_bias)
-            .chain(&self.out_weights)
+            .chain(self.out_weights.iter())
         {
             body.extend_from_slice(&w.to_le_bytes());
         }
@@ -485,9 +486,9 @@ impl Network {
         let mut vals = i16s
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let ft_weights: Vec<i16> = vals.by_ref().take(rows * hidden).collect();
+        let ft_weights: AlignedVec = vals.by_ref().take(rows * hidden).collect();
         let ft_bias: Vec<i16> = vals.by_ref().take(hidden).collect();
-        let out_weights: Vec<i16> = vals.collect();
+        let out_weights: AlignedVec = vals.collect();
         let out_bias: Vec<i32> = i32s
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
