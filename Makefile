@@ -66,12 +66,14 @@ bench: build
 	$(BIN) bench
 
 # Bench speed of each evaluation, alternated 3 times: hand-crafted, NNUE (AVX2 where the CPU
-# has it), NNUE with the portable kernels. Run on an idle machine.
+# has it), NNUE with the portable kernels, NNUE with the AVX-512 kernels (where the CPU has
+# them; off by default, see src/nnue/simd.rs). Run on an idle machine.
 bench-eval: build
 	@for i in 1 2 3; do \
 		printf 'hce          '; $(BIN) bench hce | tail -1; \
 		printf 'nnue %-7s ' "$$($(BIN) --version | grep -o 'avx2\|scalar' | head -1)"; $(BIN) bench nnue | tail -1; \
 		printf 'nnue scalar  '; NULLWINDOW_SIMD=scalar $(BIN) bench nnue | tail -1; \
+		printf 'nnue %-7s ' "$$(NULLWINDOW_SIMD=avx512 $(BIN) --version | grep -o 'avx512\|avx2\|scalar' | head -1)"; NULLWINDOW_SIMD=avx512 $(BIN) bench nnue | tail -1; \
 	done
 
 # Perft of the start position and Kiwipete.

@@ -80,7 +80,7 @@ fn shaped_net(
 
 /// Every back end this CPU runs.
 fn backends() -> Vec<Backend> {
-    [Backend::Scalar, Backend::Avx2]
+    Backend::ALL
         .into_iter()
         .filter(|b| b.is_available())
         .collect()
@@ -495,12 +495,24 @@ fn random_row(rng: &mut StdRng, n: usize) -> Vec<i16> {
 }
 
 #[test]
-fn avx2_and_scalar_kernels_agree() {
-    if !Backend::Avx2.is_available() {
-        eprintln!("no AVX2 on this CPU: nothing to compare");
+fn vector_and_scalar_kernels_agree() {
+    let vector: Vec<Backend> = backends()
+        .into_iter()
+        .filter(|&b| b != Backend::Scalar)
+        .collect();
+    if vector.is_empty() {
+        eprintln!("no vector back end on this CPU: nothing to compare");
         return;
     }
-    let (s, v) = (Backend::Scalar, Backend::Avx2);
+    for v in vector {
+        kernels_agree_with_scalar(v);
+    }
+}
+
+/// `v`'s kernels give the scalar kernels' integers (and the row sums) on random data of every
+/// shape: odd and even multiples of 16, row counts across the refresh tiles.
+fn kernels_agree_with_scalar(v: Backend) {
+    let s = Backend::Scalar;
     let mut rng = StdRng::seed_from_u64(42);
     for n in [16, 32, 48, 128, 144, 256, 1024, 2048] {
         let src = random_row(&mut rng, n);
@@ -511,7 +523,7 @@ fn avx2_and_scalar_kernels_agree() {
             ($adds:expr, $subs:expr) => {{
                 simd::update(s, &mut a, &src, $adds, $subs);
                 simd::update(v, &mut b, &src, $adds, $subs);
-                assert_eq!(a, b, "update n={n}");
+                assert_eq!(a, b, "{v:?} update n={n}");
             }};
         }
         both!([], []);
@@ -534,7 +546,7 @@ fn avx2_and_scalar_kernels_agree() {
             let refs: Vec<&[i16]> = rows[..count].iter().map(Vec::as_slice).collect();
             simd::refresh(s, &mut a, &src, &refs);
             simd::refresh(v, &mut b, &src, &refs);
-            assert_eq!(a, b, "refresh n={n} rows={count}");
+            assert_eq!(a, b, "{v:?} refresh n={n} rows={count}");
         }
 
         // The output layer: random accumulators around the clamp range, weights at the clip.
@@ -638,8 +650,19 @@ fn evaluator_can_move_to_a_search_thread() {
 #[test]
 fn simd_name_names_the_detected_backend() {
     assert_eq!(nullwindow::nnue::simd_name(), Backend::detect().name());
-    assert!(["avx2", "scalar"].contains(&nullwindow::nnue::simd_name()));
+    assert!(["avx512", "avx2", "scalar"].contains(&nullwindow::nnue::simd_name()));
     assert_eq!(LANES, 16);
+    // A cap picks the widest available back end at or below it.
+    assert_eq!(Backend::best_up_to(Backend::Scalar), Backend::Scalar);
+    for cap in Backend::ALL {
+        let b = Backend::best_up_to(cap);
+        assert!(b.is_available());
+        let rank = |x: Backend| Backend::ALL.iter().position(|&y| y == x);
+        assert!(rank(b) >= rank(cap), "{b:?} is wider than {cap:?}");
+        if cap.is_available() {
+            assert_eq!(b, cap);
+        }
+    }
 }
 
 /// One step of a replayed walk.

@@ -2,11 +2,12 @@
 //! subtractions in wrapping `i16`) and the output layer (SCReLU, then a dot product with the
 //! output weights).
 //!
-//! Two back ends compute the same integers: [`Backend::Avx2`] with `std::arch::x86_64`
-//! intrinsics, chosen at run time when the CPU has AVX2, and [`Backend::Scalar`], plain Rust
-//! written in fixed-width chunks so that the compiler vectorises it for the target's baseline
-//! (SSE2 on x86-64, NEON on aarch64). Every slice handed to a kernel has the same length, a
-//! multiple of [`LANES`]; the kernels check this (the AVX2 loads rely on it).
+//! Three back ends compute the same integers: [`Backend::Avx2`] and [`Backend::Avx512`] with
+//! `std::arch::x86_64` intrinsics, chosen at run time by what the CPU has (AVX-512 only when
+//! asked for: see [`Backend::DEFAULT_CAP`]), and [`Backend::Scalar`], plain Rust written in
+//! fixed-width chunks so that the compiler vectorises it for the target's baseline (SSE2 on
+//! x86-64, NEON on aarch64). Every slice handed to a kernel has the same length, a multiple of
+//! [`LANES`]; the kernels check this (the vector loads rely on it).
 //!
 //! Accumulator arithmetic wraps, exactly like the reference's `i32 → i16` truncation: wrapping
 //! addition is a homomorphism onto `i16`, so any order of additions and subtractions of the same
@@ -14,8 +15,8 @@
 
 use std::sync::OnceLock;
 
-/// Elements of an `i16` vector register in the widest back end (AVX2: 256 bits); kernel
-/// lengths are multiples of it.
+/// Elements of an `i16` AVX2 register (256 bits); kernel lengths are multiples of it. (The
+/// AVX-512 kernels take 32 at a time and finish an odd 16 with a masked load.)
 pub const LANES: usize = 16;
 
 /// Which kernels run.
@@ -25,21 +26,43 @@ pub enum Backend {
     Scalar,
     /// x86-64 AVX2 intrinsics (only where the CPU has AVX2; see [`Backend::is_available`]).
     Avx2,
+    /// x86-64 AVX-512 intrinsics, 512-bit registers (only where the CPU has AVX-512 F and BW).
+    Avx512,
 }
 
 impl Backend {
-    /// The fastest back end this CPU runs (detected once per process). The environment
-    /// variable `NULLWINDOW_SIMD=scalar` forces the portable kernels (to measure both).
+    /// Every back end, widest first.
+    pub const ALL: [Backend; 3] = [Backend::Avx512, Backend::Avx2, Backend::Scalar];
+
+    /// The back end the engine runs (detected once per process): the widest the CPU has up
+    /// to [`Backend::DEFAULT_CAP`]. The environment variable `NULLWINDOW_SIMD` (`avx512`,
+    /// `avx2` or `scalar`) names another cap, to measure each.
     pub fn detect() -> Backend {
         static BEST: OnceLock<Backend> = OnceLock::new();
         *BEST.get_or_init(|| {
-            let forced_scalar = std::env::var("NULLWINDOW_SIMD").is_ok_and(|v| v == "scalar");
-            if !forced_scalar && Backend::Avx2.is_available() {
-                Backend::Avx2
-            } else {
-                Backend::Scalar
-            }
+            let cap = std::env::var("NULLWINDOW_SIMD")
+                .ok()
+                .and_then(|v| Backend::ALL.into_iter().find(|b| b.name() == v))
+                .unwrap_or(Backend::DEFAULT_CAP);
+            Backend::best_up_to(cap)
         })
+    }
+
+    /// The widest back end chosen without `NULLWINDOW_SIMD`: AVX2. The AVX-512 kernels give
+    /// the same integers but no measurable speed with the shipped N = 128 network (`bench`,
+    /// 40 alternated runs on a Sapphire Rapids VM: +1.3% ± 1.8% nodes a second), and on some
+    /// CPUs 512-bit code lowers the clock of the whole core; at N = 256 they evaluate faster
+    /// (58 – 68 against 70 – 100 ns an evaluation, `nnue_speed`), so a wider network is the
+    /// time to measure them again.
+    pub const DEFAULT_CAP: Backend = Backend::Avx2;
+
+    /// The widest back end this CPU runs that is no wider than `cap`.
+    pub fn best_up_to(cap: Backend) -> Backend {
+        Backend::ALL
+            .into_iter()
+            .skip_while(|&b| b != cap)
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Scalar)
     }
 
     /// Whether this CPU can run the back end.
@@ -47,19 +70,21 @@ impl Backend {
         match self {
             Backend::Scalar => true,
             Backend::Avx2 => avx2_available(),
+            Backend::Avx512 => avx512_available(),
         }
     }
 
-    /// Short name for `--version` and the `eval` command: `"avx2"` or `"scalar"`.
+    /// Short name for `--version` and the `eval` command: `"avx512"`, `"avx2"` or `"scalar"`.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
         }
     }
 }
 
-/// The name of the back end [`Backend::detect`] picks: `"avx2"` or `"scalar"`.
+/// The name of the back end [`Backend::detect`] picks: `"avx512"`, `"avx2"` or `"scalar"`.
 pub fn simd_name() -> &'static str {
     Backend::detect().name()
 }
@@ -71,6 +96,19 @@ fn avx2_available() -> bool {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn avx2_available() -> bool {
+    false
+}
+
+/// AVX-512 Foundation and Byte/Word (the 16-bit lanes); the kernels also use AVX2 registers.
+#[cfg(target_arch = "x86_64")]
+fn avx512_available() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_available() -> bool {
     false
 }
 
@@ -111,6 +149,16 @@ pub fn update<const A: usize, const S: usize>(
             // length `n`, a multiple of 16 (`check_rows`), which is all the kernel reads/writes.
             unsafe { avx2::update(dst, src, adds, subs) }
         }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            assert!(
+                avx512_available(),
+                "AVX-512 kernel on a CPU without AVX-512"
+            );
+            // SAFETY: the CPU has AVX-512 F/BW (checked above), and every slice has length
+            // `n`, a multiple of 16 (`check_rows`), which is all the kernel reads/writes.
+            unsafe { avx512::update(dst, src, adds, subs) }
+        }
         _ => scalar::update(dst, src, adds, subs),
     }
 }
@@ -129,6 +177,15 @@ pub fn refresh(backend: Backend, dst: &mut [i16], bias: &[i16], rows: &[&[i16]])
             assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
             // SAFETY: as in `update`: AVX2 present, all slices of length `n`, a multiple of 16.
             unsafe { avx2::refresh(dst, bias, rows) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            assert!(
+                avx512_available(),
+                "AVX-512 kernel on a CPU without AVX-512"
+            );
+            // SAFETY: as in `update`: AVX-512 present, all slices of length `n`, a multiple of 16.
+            unsafe { avx512::refresh(dst, bias, rows) }
         }
         _ => scalar::refresh(dst, bias, rows),
     }
@@ -216,6 +273,19 @@ pub fn output_sum(
             // a multiple of 16 (checked above); `chunk` is a positive multiple of 16.
             unsafe {
                 avx2::screlu_dot(stm, w_stm, qa, chunk) + avx2::screlu_dot(nstm, w_nstm, qa, chunk)
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            assert!(
+                avx512_available(),
+                "AVX-512 kernel on a CPU without AVX-512"
+            );
+            // SAFETY: AVX-512 present; the accumulators and weight halves all have length `n`,
+            // a multiple of 16 (checked above); `chunk` is a positive multiple of 16.
+            unsafe {
+                avx512::screlu_dot(stm, w_stm, qa, chunk)
+                    + avx512::screlu_dot(nstm, w_nstm, qa, chunk)
             }
         }
         _ => {
@@ -439,5 +509,158 @@ mod avx2 {
             _mm256_extracti128_si256::<1>(total),
         );
         _mm_cvtsi128_si64(pair) + _mm_extract_epi64::<1>(pair)
+    }
+}
+
+/// The AVX-512 kernels: 32 elements a register; a length that is an odd multiple of 16 ends
+/// with one masked load (and store) of 16. Callers guarantee AVX-512 F/BW and the slice lengths.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Registers kept live per tile of a from-scratch accumulation (4 × 32 = 128 elements).
+    const TILE: usize = 4;
+
+    /// The lanes of a register `n − i` elements hold from `i` on: all 32, or the low 16 at the
+    /// end of a length that is an odd multiple of 16.
+    #[inline(always)]
+    fn mask(n: usize, i: usize) -> __mmask32 {
+        if n - i >= 32 { u32::MAX } else { 0xFFFF }
+    }
+
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; `src` and every row have `dst.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn update<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        adds: [&[i16]; A],
+        subs: [&[i16]; S],
+    ) {
+        let n = dst.len();
+        let d = dst.as_mut_ptr();
+        let s = src.as_ptr();
+        let mut i = 0;
+        while i + 32 <= n {
+            // SAFETY: `i + 32 <= n` and every slice has `n` elements, so each 64-byte
+            // unaligned load and the store stay inside their slices; `dst` is a unique borrow,
+            // so the store aliases none of the reads.
+            unsafe {
+                let mut v = _mm512_loadu_si512(s.add(i).cast());
+                for r in adds {
+                    v = _mm512_add_epi16(v, _mm512_loadu_si512(r.as_ptr().add(i).cast()));
+                }
+                for r in subs {
+                    v = _mm512_sub_epi16(v, _mm512_loadu_si512(r.as_ptr().add(i).cast()));
+                }
+                _mm512_storeu_si512(d.add(i).cast(), v);
+            }
+            i += 32;
+        }
+        if i < n {
+            let k = mask(n, i);
+            // SAFETY: the mask covers the last 16 elements (n − i = 16), inside every slice;
+            // masked-off lanes are neither read nor written.
+            unsafe {
+                let mut v = _mm512_maskz_loadu_epi16(k, s.add(i).cast());
+                for r in adds {
+                    v = _mm512_add_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
+                }
+                for r in subs {
+                    v = _mm512_sub_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
+                }
+                _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; `bias` and every row have `dst.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
+        let n = dst.len();
+        let d = dst.as_mut_ptr();
+        let b = bias.as_ptr();
+        let mut i = 0;
+        // Tiles of 4 registers: each row is read once per tile, the tile is stored once.
+        while i + TILE * 32 <= n {
+            // SAFETY: `i + 128 <= n`, so every load at `i + 32k` (k < 4) and every store stay
+            // inside slices of `n` elements; `dst` is a unique borrow.
+            unsafe {
+                let mut v = [_mm512_setzero_si512(); TILE];
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = _mm512_loadu_si512(b.add(i + 32 * k).cast());
+                }
+                for r in rows {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm512_add_epi16(*x, _mm512_loadu_si512(p.add(32 * k).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm512_storeu_si512(d.add(i + 32 * k).cast(), *x);
+                }
+            }
+            i += TILE * 32;
+        }
+        while i < n {
+            let k = mask(n, i);
+            // SAFETY: as in `update`: the mask stays inside the `n` elements of every slice.
+            unsafe {
+                let mut v = _mm512_maskz_loadu_epi16(k, b.add(i).cast());
+                for r in rows {
+                    v = _mm512_add_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
+                }
+                _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
+            }
+            i += 32;
+        }
+    }
+
+    /// `Σ clamp(acc, 0, qa)² · w`: `p = v · w` in `i16`, `madd(v, p)` into `i32` lanes, the
+    /// lanes summed into `i64` every `chunk` elements (masked-off lanes load as 0 and add 0).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; `w` has `acc.len()` elements, a multiple of 16; `chunk` is a
+    /// positive multiple of 16. (Exactness, not safety, needs the `OutputPlan::Fast` bounds.)
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, chunk: usize) -> i64 {
+        let n = acc.len();
+        let a = acc.as_ptr();
+        let wp = w.as_ptr();
+        let zero = _mm512_setzero_si512();
+        let top = _mm512_set1_epi16(qa);
+        let mut total = 0i64;
+        let mut start = 0;
+        while start < n {
+            let end = (start + chunk).min(n);
+            let mut s = _mm512_setzero_si512();
+            let mut i = start;
+            while i + 32 <= end {
+                // SAFETY: `i + 32 <= end <= n`: both 64-byte loads stay inside `n` elements.
+                unsafe {
+                    let x = _mm512_loadu_si512(a.add(i).cast());
+                    let wv = _mm512_loadu_si512(wp.add(i).cast());
+                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
+                    s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
+                }
+                i += 32;
+            }
+            if i < end {
+                let k = mask(end, i);
+                // SAFETY: the mask covers the last 16 elements of the chunk, and `end <= n`.
+                unsafe {
+                    let x = _mm512_maskz_loadu_epi16(k, a.add(i).cast());
+                    let wv = _mm512_maskz_loadu_epi16(k, wp.add(i).cast());
+                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
+                    s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
+                }
+            }
+            // Exact by the plan: every partial sum of the chunk's terms fits `i32`, so the
+            // lanes and their horizontal sum do not overflow.
+            total += _mm512_reduce_add_epi32(s) as i64;
+            start = end;
+        }
+        total
     }
 }
