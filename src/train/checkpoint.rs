@@ -133,6 +133,7 @@ impl Checkpoint {
             n: hidden,
             buckets,
             rows: king_buckets * INPUTS,
+            factor: None,
         }
         .size();
         if p != want as u64 {
@@ -182,6 +183,9 @@ impl Checkpoint {
                     king_buckets,
                     ..Inputs::PLAIN
                 },
+                // A factorised run's shared rows read as one more block: the trainer that
+                // resumes it knows (`Model::with_last_block_as_factor`).
+                factor: false,
                 params,
             },
             adam: AdamW { m, v, t },

@@ -33,7 +33,7 @@ use self::checkpoint::Checkpoint;
 use self::data::{DataSet, Rng, Sample};
 use self::model::{Model, Scratch};
 use self::optim::{AdamW, Schedule};
-use crate::nnue::net::{Inputs, MAX_BUCKETS, Network};
+use crate::nnue::net::{Inputs, MAX_BUCKETS, MAX_KING_BUCKETS, Network};
 
 /// Settings of a training run.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,6 +89,10 @@ pub struct TrainOptions {
     /// King buckets (a version 4 network): the layout's name or its 64 numbers as given to
     /// `--king-buckets`, checked by the parser; None: one block of feature rows.
     pub king_buckets: Option<String>,
+    /// Train the king buckets through a factoriser: shared feature rows added to every block,
+    /// so that each position trains what all buckets share (written into the blocks at the
+    /// end; see [`Model::factor`]).
+    pub factorise: bool,
     /// Start from this network's weights (dequantised) instead of random ones.
     pub init: Option<String>,
     /// Set the written SCALE so that the net's evaluations have this network's mean size.
@@ -121,6 +125,7 @@ impl Default for TrainOptions {
             mirror: false,
             hm: false,
             king_buckets: None,
+            factorise: false,
             init: None,
             size_like: None,
         }
@@ -159,6 +164,9 @@ impl TrainOptions {
         }
         if let Some(spec) = &self.king_buckets {
             k += &format!(" king-buckets={spec}");
+        }
+        if self.factorise {
+            k += " factorise";
         }
         if self.wd_to_init {
             k += " wd-to-init";
@@ -234,6 +242,12 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       comma-separated bucket numbers (a1, b1, ..., h8). An --init net
                       without king buckets has its rows copied into each block (the same
                       evaluation to start with); one with them must have the same map
+  --factorise         with --king-buckets (at most 31): train through a factoriser, 768
+                      shared rows added to every block, so that every position trains what
+                      the buckets share and a block learns only how its bucket differs; the
+                      written net holds the sums (an --init net's blocks become their mean
+                      plus each block's difference from it, the same evaluation; with
+                      --wd-to-init the differences decay toward the init's)
   --init NET          start from the weights of network file NET (a net of this format with
                       the same --hidden or a smaller one; dequantised) instead of random
                       weights: a new net continues an older one on new data. A narrower NET
@@ -257,7 +271,8 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         let (key, inline) = crate::cli::split_option(a);
         match key {
             "-h" | "--help" => return Ok(None),
-            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" | "--hm" => {
+            "--resume" | "--epoch-nets" | "--mirror" | "--val-tail" | "--wd-to-init" | "--hm"
+            | "--factorise" => {
                 if inline.is_some() {
                     return Err(format!("{key} takes no value"));
                 }
@@ -267,6 +282,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
                     "--val-tail" => o.val_tail = true,
                     "--wd-to-init" => o.wd_to_init = true,
                     "--hm" => o.hm = true,
+                    "--factorise" => o.factorise = true,
                     _ => o.mirror = true,
                 }
                 continue;
@@ -340,6 +356,15 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
     }
     if o.resume && o.checkpoint_dir.is_none() {
         return Err("--resume needs --checkpoint-dir".into());
+    }
+    if o.factorise {
+        let k = o.inputs()?.king_buckets;
+        if !(2..MAX_KING_BUCKETS).contains(&k) {
+            return Err(format!(
+                "--factorise needs --king-buckets with 2 to {} buckets",
+                MAX_KING_BUCKETS - 1
+            ));
+        }
     }
     if o.wd_to_init && o.init.is_none() {
         return Err("--wd-to-init needs --init NET (the weights to decay toward)".into());
@@ -497,6 +522,9 @@ pub fn train(
     let mut model = Model::new(o.hidden, o.buckets, &mut rng)
         .with_inputs(inputs)
         .ok_or("king buckets")?;
+    if o.factorise {
+        model = model.factorised().ok_or("--factorise needs king buckets")?;
+    }
     // The --init net, loaded once: the start of a fresh run and, with --wd-to-init, the
     // weights the decay pulls toward (made again on a resume: loading and widening it are
     // deterministic).
@@ -551,7 +579,13 @@ pub fn train(
             }
             let threads_differ = (c.threads as usize != o.threads).then_some(c.threads as usize);
             first_epoch = c.epoch as usize;
-            model = c.model;
+            model = if o.factorise {
+                c.model.with_last_block_as_factor().ok_or_else(|| {
+                    format!("--resume: {} holds no factorised net", path.display())
+                })?
+            } else {
+                c.model
+            };
             adam = c.adam;
             rng.s = c.rng;
             let _ = progress(&Progress::Resumed {
@@ -747,6 +781,13 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     let model = model
         .with_inputs(inputs)
         .ok_or_else(|| format!("--init {path}: its king buckets do not fit --king-buckets"))?;
+    let model = if o.factorise {
+        model
+            .factorised()
+            .ok_or_else(|| format!("--init {path}: --factorise needs king buckets"))?
+    } else {
+        model
+    };
     model
         .rescaled(net.scale as f32, o.scale as f32)
         .with_buckets(o.buckets)

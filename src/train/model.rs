@@ -4,7 +4,11 @@
 //! All parameters live in one flat `Vec<f32>` (so that the optimiser, the gradient buffers and
 //! the checkpoint treat them alike), in the order of the network file:
 //! feature weights `[K·768][N]` (feature-major; K king buckets, 1 without), feature biases `[N]`, output weights `[B][2N]`
-//! (per output bucket, side to move's half first), output biases `[B]`.
+//! (per output bucket, side to move's half first), output biases `[B]`. A factorised model
+//! (king buckets with a factoriser, [`Model::factor`]) has a `K+1`-th block of 768 shared
+//! rows after the K blocks, added to whichever block a perspective reads: every
+//! position trains the shared rows, and each block learns only how its bucket differs. The
+//! network file holds the sums (block + shared rows), so the engine never sees the factoriser.
 //!
 //! Forward pass for a sample with side-to-move features `F` (the other perspective's are
 //! `mirror(F)`): `a_stm = b + Σ_{f∈F} W[v_stm(f)]`, `a_nstm = b + Σ_{f∈F} W[v_nstm(mirror f)]`,
@@ -45,6 +49,9 @@ pub struct Model {
     pub buckets: usize,
     /// Which feature rows each perspective reads (mirroring, king buckets).
     pub inputs: Inputs,
+    /// A block of shared feature rows follows the K blocks and is added to each (the
+    /// factoriser of the module comment); only with king buckets.
+    pub factor: bool,
     /// All parameters, in the layout of the module comment.
     pub params: Vec<f32>,
 }
@@ -56,8 +63,10 @@ pub struct Layout {
     pub n: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// Feature rows: 768 per king bucket.
+    /// Feature rows: 768 per king bucket, and 768 more for a factoriser.
     pub rows: usize,
+    /// The first of the factoriser's shared rows (`768·K`), if the model has them.
+    pub factor: Option<usize>,
 }
 
 impl Layout {
@@ -109,6 +118,7 @@ impl Model {
             n: hidden,
             buckets,
             rows: INPUTS,
+            factor: None,
         };
         let mut params = vec![0.0; l.size()];
         for p in &mut params[..l.ft_bias()] {
@@ -122,6 +132,7 @@ impl Model {
             hidden,
             buckets,
             inputs: Inputs::PLAIN,
+            factor: false,
             params,
         }
     }
@@ -143,6 +154,7 @@ impl Model {
             hidden: net.hidden,
             buckets: net.buckets,
             inputs: net.inputs,
+            factor: false,
             params,
         }
     }
@@ -168,6 +180,7 @@ impl Model {
             hidden: self.hidden,
             buckets,
             inputs: self.inputs,
+            factor: self.factor,
             params,
         })
     }
@@ -182,7 +195,7 @@ impl Model {
         let mut params = Vec::new();
         if self.inputs.king_buckets == kb {
             params.clone_from(&self.params);
-        } else if self.inputs.king_buckets == 1 {
+        } else if self.inputs.king_buckets == 1 && !self.factor {
             params.reserve(self.params.len() + (kb - 1) * l.ft_bias());
             for _ in 0..kb {
                 params.extend_from_slice(&self.params[..l.ft_bias()]);
@@ -195,8 +208,87 @@ impl Model {
             hidden: self.hidden,
             buckets: self.buckets,
             inputs,
+            factor: self.factor,
             params,
         })
+    }
+
+    /// This network with a factoriser: the shared rows the mean of the K blocks, each block
+    /// what it adds to them, so every position evaluates as before (exactly when the blocks
+    /// are copies, as a plain net spread by [`Model::with_inputs`] has them). `None` without
+    /// king buckets; a factorised network as it is.
+    pub fn factorised(&self) -> Option<Model> {
+        if self.factor {
+            return Some(self.clone());
+        }
+        let k = self.inputs.king_buckets;
+        if k < 2 {
+            return None;
+        }
+        let l = self.layout();
+        let block = INPUTS * self.hidden;
+        let (w, rest) = self.params.split_at(l.ft_bias());
+        let shared: Vec<f32> = (0..block)
+            .map(|i| (0..k).map(|b| w[b * block + i]).sum::<f32>() / k as f32)
+            .collect();
+        let mut params = Vec::with_capacity(self.params.len() + block);
+        for b in 0..k {
+            params.extend(
+                w[b * block..][..block]
+                    .iter()
+                    .zip(&shared)
+                    .map(|(x, s)| x - s),
+            );
+        }
+        params.extend_from_slice(&shared);
+        params.extend_from_slice(rest);
+        Some(Model {
+            factor: true,
+            params,
+            ..self.clone()
+        })
+    }
+
+    /// A checkpoint's network read back as factorised: its last block of rows (which the
+    /// checkpoint counts as one more king bucket) is the shared one. `None` with fewer than
+    /// three blocks or already factorised.
+    pub fn with_last_block_as_factor(&self) -> Option<Model> {
+        let k = self.inputs.king_buckets;
+        if self.factor || k < 3 {
+            return None;
+        }
+        Some(Model {
+            inputs: Inputs {
+                king_buckets: k - 1,
+                ..self.inputs
+            },
+            factor: true,
+            ..self.clone()
+        })
+    }
+
+    /// The same network without its factoriser: each block plus the shared rows (what the
+    /// network file holds). A network without one as it is.
+    pub fn merged(&self) -> Model {
+        let Some(base) = self.layout().factor else {
+            return self.clone();
+        };
+        let l = self.layout();
+        let n = self.hidden;
+        let (w, rest) = self.params.split_at(l.ft_bias());
+        let shared = &w[base * n..];
+        let mut params = Vec::with_capacity(self.params.len() - shared.len());
+        for r in 0..base {
+            let row = &w[r * n..][..n];
+            let s = &shared[(r % INPUTS) * n..][..n];
+            params.extend(row.iter().zip(s).map(|(x, y)| x + y));
+        }
+        params.extend_from_slice(rest);
+        Model {
+            factor: false,
+            params,
+            ..self.clone()
+        }
     }
 
     /// This network with `hidden` ≥ its hidden size: the old neurons keep their weights, each
@@ -241,6 +333,7 @@ impl Model {
             hidden,
             buckets: self.buckets,
             inputs: self.inputs,
+            factor: self.factor,
             params,
         })
     }
@@ -259,10 +352,12 @@ impl Model {
 
     /// The parameter layout.
     pub fn layout(&self) -> Layout {
+        let blocks = self.inputs.rows();
         Layout {
             n: self.hidden,
             buckets: self.buckets,
-            rows: self.inputs.rows(),
+            rows: blocks + if self.factor { INPUTS } else { 0 },
+            factor: self.factor.then_some(blocks),
         }
     }
 
@@ -319,6 +414,17 @@ impl Model {
     /// The quantised network: feature weights and biases `round(x·QA)`, output weights
     /// `round(x·QB)`, output biases `round(c·QA·QB)`; `scale` goes into the header.
     pub fn quantise(&self, scale: i32) -> Network {
+        if self.factor {
+            // Each part is clipped to ±CLIP, their sum could reach twice that: clipped again
+            // here, so the accumulator bound of `CLIP` holds for the file (trained nets stay
+            // far inside it).
+            let mut m = self.merged();
+            let rows = m.layout().ft_bias();
+            for w in &mut m.params[..rows] {
+                *w = w.clamp(-CLIP, CLIP);
+            }
+            return m.quantise(scale);
+        }
         let l = self.layout();
         let q16 = |x: &f32, q: i32| (x * q as f32).round().clamp(-32767.0, 32767.0) as i16;
         let p = &self.params;
@@ -396,6 +502,7 @@ fn accumulate_block<const B: usize>(
     off: usize,
     feats: &[u16],
     views: [View; 2],
+    factor: Option<usize>,
     bias: &[f32],
     acc_s: &mut [f32],
     acc_n: &mut [f32],
@@ -405,13 +512,25 @@ fn accumulate_block<const B: usize>(
     let mut rn = rs;
     for &f in feats {
         let f = f as usize;
-        let ws = &w[views[0].row(f) * n + off..][..B];
-        let wn = &w[views[1].row(mirror(f)) * n + off..][..B];
+        let (row_s, row_n) = (views[0].row(f), views[1].row(mirror(f)));
+        let ws = &w[row_s * n + off..][..B];
+        let wn = &w[row_n * n + off..][..B];
         for (r, &x) in rs.iter_mut().zip(ws) {
             *r += x;
         }
         for (r, &x) in rn.iter_mut().zip(wn) {
             *r += x;
+        }
+        if let Some(base) = factor {
+            // The shared row of the same feature (as the view reads it, mirroring included).
+            let ws = &w[(base + row_s % INPUTS) * n + off..][..B];
+            let wn = &w[(base + row_n % INPUTS) * n + off..][..B];
+            for (r, &x) in rs.iter_mut().zip(ws) {
+                *r += x;
+            }
+            for (r, &x) in rn.iter_mut().zip(wn) {
+                *r += x;
+            }
         }
     }
     acc_s[off..][..B].copy_from_slice(&rs);
@@ -421,12 +540,14 @@ fn accumulate_block<const B: usize>(
 /// Adds hidden units `off..off + B` of the accumulator gradients to the rows of the active
 /// features in the feature-weight gradient (the gradients held in registers).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn scatter_block<const B: usize>(
     g_w: &mut [f32],
     n: usize,
     off: usize,
     feats: &[u16],
     views: [View; 2],
+    factor: Option<usize>,
     d_s: &[f32],
     d_n: &[f32],
 ) {
@@ -436,14 +557,26 @@ fn scatter_block<const B: usize>(
     rn.copy_from_slice(&d_n[off..][..B]);
     for &f in feats {
         let f = f as usize;
-        for (g, &x) in g_w[views[0].row(f) * n + off..][..B].iter_mut().zip(&rs) {
+        let (row_s, row_n) = (views[0].row(f), views[1].row(mirror(f)));
+        for (g, &x) in g_w[row_s * n + off..][..B].iter_mut().zip(&rs) {
             *g += x;
         }
-        for (g, &x) in g_w[views[1].row(mirror(f)) * n + off..][..B]
-            .iter_mut()
-            .zip(&rn)
-        {
+        for (g, &x) in g_w[row_n * n + off..][..B].iter_mut().zip(&rn) {
             *g += x;
+        }
+        if let Some(base) = factor {
+            for (g, &x) in g_w[(base + row_s % INPUTS) * n + off..][..B]
+                .iter_mut()
+                .zip(&rs)
+            {
+                *g += x;
+            }
+            for (g, &x) in g_w[(base + row_n % INPUTS) * n + off..][..B]
+                .iter_mut()
+                .zip(&rn)
+            {
+                *g += x;
+            }
         }
     }
 }
@@ -475,10 +608,10 @@ fn forward_body(
     let views = s.views(inputs);
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
-        accumulate_block::<BLOCK>(w, n, off, feats, views, b, acc_s, acc_n);
+        accumulate_block::<BLOCK>(w, n, off, feats, views, l.factor, b, acc_s, acc_n);
     }
     if full < n {
-        accumulate_block::<16>(w, n, full, feats, views, b, acc_s, acc_n);
+        accumulate_block::<16>(w, n, full, feats, views, l.factor, b, acc_s, acc_n);
     }
     p[l.out_bias() + k] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
 }
@@ -539,10 +672,10 @@ fn gradients_body(
         let views = s.views(inputs);
         let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
-            scatter_block::<BLOCK>(g_w, n, off, feats, views, acc_s, acc_n);
+            scatter_block::<BLOCK>(g_w, n, off, feats, views, l.factor, acc_s, acc_n);
         }
         if full < n {
-            scatter_block::<16>(g_w, n, full, feats, views, acc_s, acc_n);
+            scatter_block::<16>(g_w, n, full, feats, views, l.factor, acc_s, acc_n);
         }
     }
     for (c, b) in g_c.iter_mut().zip(g_bias) {
@@ -679,6 +812,134 @@ mod tests {
         for j in [(70 ^ 7) * 16 + 3, mirror(70) * 16 + 3, block + 100 * 16 + 5] {
             assert_eq!(grad[j], 0.0, "param {j}");
         }
+    }
+
+    /// A factorised model evaluates as the model it was made from (bit for bit when the
+    /// blocks are copies of a plain net, within float rounding otherwise), `merged` gives the
+    /// blocks back, and the quantised net is the merged one's.
+    #[test]
+    fn factorised_model_is_the_same_network() {
+        let (k, map) = Inputs::king_layout("kb4").expect("kb4");
+        let inputs = Inputs {
+            mirrored: false,
+            king_buckets: k,
+            king_map: map,
+        };
+        let mut rng = Rng::new(6);
+        let plain = Model::new(32, 2, &mut rng);
+        let copies = plain.with_inputs(inputs).expect("copies");
+        assert!(
+            plain.factorised().is_none(),
+            "no king buckets, no factoriser"
+        );
+        let f = copies.factorised().expect("factorised");
+        let l = f.layout();
+        assert_eq!(l.factor, Some(4 * INPUTS));
+        assert_eq!(l.rows, 5 * INPUTS);
+        assert_eq!(f.params.len(), copies.params.len() + INPUTS * 32);
+        // Copies: the shared rows are the plain rows, every block's difference is zero.
+        assert_eq!(
+            &f.params[l.factor.unwrap() * 32..l.ft_bias()],
+            &plain.params[..INPUTS * 32]
+        );
+        assert!(f.params[..4 * INPUTS * 32].iter().all(|&x| x == 0.0));
+        let samples: Vec<Sample> = (0..40)
+            .map(|i| {
+                let feats: Vec<usize> = (0..12).map(|j| (i * 37 + j * 61) % 768).collect();
+                Sample::new(&feats, 0.5)
+                    .with_king_squares([(i * 7 % 64) as u8, (i * 13 % 64) as u8])
+            })
+            .collect();
+        let mut sc = Scratch::new(32);
+        for s in &samples {
+            assert_eq!(
+                f.forward(s, &mut sc).to_bits(),
+                copies.forward(s, &mut sc).to_bits()
+            );
+        }
+        assert_eq!(f.merged(), copies);
+        assert_eq!(f.quantise(400), copies.quantise(400));
+        // Blocks that differ: the mean plus each block's difference.
+        let mut varied = copies.clone();
+        for (i, w) in varied.params[..4 * INPUTS * 32].iter_mut().enumerate() {
+            *w += ((i * 7919) % 101) as f32 * 1e-3 - 0.05;
+        }
+        let g = varied.factorised().expect("factorised");
+        for s in &samples {
+            let (a, b) = (g.forward(s, &mut sc), varied.forward(s, &mut sc));
+            assert!((a - b).abs() < 1e-4, "{a} {b}");
+        }
+        let back = g.merged();
+        for (a, b) in back.params.iter().zip(&varied.params) {
+            assert!((a - b).abs() < 1e-6, "{a} {b}");
+        }
+        // The checkpoint's reading (the shared rows as one more block) and back.
+        let read = Model {
+            inputs: Inputs {
+                king_buckets: 5,
+                ..Inputs::PLAIN
+            },
+            factor: false,
+            ..g.clone()
+        };
+        let again = read.with_last_block_as_factor().expect("five blocks");
+        assert_eq!((again.inputs.king_buckets, again.factor), (4, true));
+        assert_eq!(again.params, g.params);
+        assert!(g.with_last_block_as_factor().is_none());
+    }
+
+    /// The gradient of a factorised, mirrored king-bucket model: each active feature trains
+    /// its row in its perspective's block and the shared row of the same (flipped) feature.
+    #[test]
+    fn factor_gradient_matches_finite_differences() {
+        let (k, map) = Inputs::king_layout("kb2").expect("kb2");
+        let inputs = Inputs {
+            mirrored: true,
+            king_buckets: k,
+            king_map: map,
+        };
+        let mut rng = Rng::new(7);
+        let mut m = Model::new(16, 1, &mut rng)
+            .with_inputs(inputs)
+            .expect("kb2")
+            .factorised()
+            .expect("factorised");
+        let l = m.layout();
+        let base = l.factor.expect("factor");
+        assert_eq!(base, 2 * INPUTS);
+        // Blocks that differ from the shared rows, accumulators in SCReLU's curve.
+        for (i, w) in m.params[..base * 16].iter_mut().enumerate() {
+            *w = ((i * 31) % 17) as f32 * 0.01 - 0.08;
+        }
+        for b in &mut m.params[l.ft_bias()..l.out_weights()] {
+            *b = 0.4;
+        }
+        // As in the king-bucket test: stm king on c3 (bucket 1, flipped), the other on e8
+        // (bucket 1, as it is); then g1 (bucket 0, as it is) and b2 (bucket 0, flipped).
+        let samples = vec![
+            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_king_squares([18, 60]),
+            Sample::new(&[13, 100, 300, 600], 0.1).with_king_squares([6, 9]),
+        ];
+        let block = INPUTS * 16;
+        let probe = [
+            block + (70 ^ 7) * 16 + 3,
+            (base + (70 ^ 7)) * 16 + 3,
+            (base + mirror(70)) * 16 + 3,
+            100 * 16 + 5,
+            (base + 100) * 16 + 5,
+            (base + (mirror(100) ^ 7)) * 16 + 5,
+            l.ft_bias() + 2,
+            l.bucket_weights(0).start + 1,
+        ];
+        check_gradient(&m, &samples, &probe);
+        let mut grad = vec![0.0; l.size()];
+        let mut sc = Scratch::new(16);
+        m.add_gradients(&samples, &mut grad, &mut sc);
+        for j in probe {
+            assert!(grad[j] != 0.0, "param {j}: no gradient");
+        }
+        // A shared row no sample reads takes nothing.
+        assert_eq!(grad[(base + 1) * 16], 0.0);
     }
 
     /// Central finite differences against the analytic gradient at the parameters `probe`.
