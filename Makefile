@@ -164,6 +164,10 @@ TRAIN_HIDDEN ?= 128
 # net (a version 1 net file); with an --init net of one bucket, B > 1 copies its output layer
 # into every bucket.
 TRAIN_BUCKETS ?= 1
+# King buckets (`train --king-buckets`, e.g. kb4; empty: none, as in every shipped net) and
+# their factoriser (`--factorise`, any non-empty value).
+TRAIN_KING_BUCKETS ?=
+TRAIN_FACTORISE ?=
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
 TRAIN_LR ?= 0.001
@@ -185,6 +189,7 @@ train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $$s \
 		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
+		$(if $(TRAIN_KING_BUCKETS),--king-buckets $(TRAIN_KING_BUCKETS)) $(if $(TRAIN_FACTORISE),--factorise) \
 		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(call TRAIN_OUT,$$s); done
 	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --first-share $(TRAIN_SOUP_SHARE) --out nets/$(NET_NAME) \
 		$(TRAIN_SOUP) $(foreach s,$(TRAIN_SEEDS),$(call TRAIN_OUT,$(s))))
