@@ -787,12 +787,7 @@ mod tests {
         for b in &mut m.params[l.ft_bias()..l.out_weights()] {
             *b = 0.4;
         }
-        // Stm king on c3 (bucket 1, flipped), the other on e8 in its frame (bucket 1, as it
-        // is); then stm king on g1 (bucket 0, as it is), the other on b2 (bucket 0, flipped).
-        let samples = vec![
-            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_king_squares([18, 60]),
-            Sample::new(&[13, 100, 300, 600], 0.1).with_king_squares([6, 9]),
-        ];
+        let samples = kb2_samples();
         let block = INPUTS * 16;
         let probe = [
             block + (70 ^ 7) * 16 + 3,
@@ -914,12 +909,7 @@ mod tests {
         for b in &mut m.params[l.ft_bias()..l.out_weights()] {
             *b = 0.4;
         }
-        // As in the king-bucket test: stm king on c3 (bucket 1, flipped), the other on e8
-        // (bucket 1, as it is); then g1 (bucket 0, as it is) and b2 (bucket 0, flipped).
-        let samples = vec![
-            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_king_squares([18, 60]),
-            Sample::new(&[13, 100, 300, 600], 0.1).with_king_squares([6, 9]),
-        ];
+        let samples = kb2_samples();
         let block = INPUTS * 16;
         let probe = [
             block + (70 ^ 7) * 16 + 3,
@@ -940,6 +930,16 @@ mod tests {
         }
         // A shared row no sample reads takes nothing.
         assert_eq!(grad[(base + 1) * 16], 0.0);
+    }
+
+    /// Two samples for the mirrored `kb2` gradient tests: stm king on c3 (bucket 1, flipped),
+    /// the other on e8 in its frame (bucket 1, as it is); then stm king on g1 (bucket 0, as it
+    /// is), the other on b2 (bucket 0, flipped).
+    fn kb2_samples() -> Vec<Sample> {
+        vec![
+            Sample::new(&[0, 70, 200, 400, 767, 5], 0.8).with_king_squares([18, 60]),
+            Sample::new(&[13, 100, 300, 600], 0.1).with_king_squares([6, 9]),
+        ]
     }
 
     /// Central finite differences against the analytic gradient at the parameters `probe`.
