@@ -125,16 +125,16 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 15, nw-g12's self-play (the self-play search leaves
+# The segment of this build: seed 16, nw-g13's self-play (the self-play search leaves
 # `matscale` off), from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
 # openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with
 # a network file instead of the embedded net, so a closed segment is made again while the
-# search is the same (gen14, nw-g12's training data: `make datagen DATAGEN_SEED=14
-# DATAGEN_EVAL=nets/nw-g11.nnue`). Every segment (seed, net,
+# search is the same (gen15, nw-g13's training data: `make datagen DATAGEN_SEED=15
+# DATAGEN_EVAL=nets/nw-g12.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
 # the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
-DATAGEN_SEED ?= 15
+DATAGEN_SEED ?= 16
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -149,35 +149,40 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g12: nw-g11 trained further on the first
-# 15,117 games of gen14 (`head -c 43939904 data/gen14.bin > data/gen14-15117.bin`, 1,373,121
-# positions) with its weight decay pulling toward nw-g11's weights (`--wd 1.0 --wd-to-init`),
-# sized like nw-g11, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
-# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g11 70%, each continuation 15%).
+# The defaults are the recipe of the embedded net nw-g13: nw-g12 spread over four king buckets
+# (`kb4`, through the factoriser) and trained further on the first 2,383,922 positions of gen15
+# (`head -c 76285536 data/gen15.bin > data/gen15-2383922.bin`) with its weight decay pulling
+# toward nw-g12's weights (`--wd 1.0 --wd-to-init`), the last 4% of the file (whole games)
+# held out, sized like nw-g12, once per seed of TRAIN_SEEDS, then averaged weight for weight
+# with those continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g12 30%, each continuation 35%).
 # Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
 # each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
-TRAIN_DATA ?= $(DATA_DIR)/gen14-15117.bin
-TRAIN_INIT ?= nets/nw-g11.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g11.nnue
+TRAIN_DATA ?= $(DATA_DIR)/gen15-2383922.bin
+TRAIN_INIT ?= nets/nw-g12.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g12.nnue
 TRAIN_HIDDEN ?= 128
 # Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
 # net (a version 1 net file); with an --init net of one bucket, B > 1 copies its output layer
 # into every bucket.
 TRAIN_BUCKETS ?= 1
-# King buckets (`train --king-buckets`, e.g. kb4; empty: none, as in every shipped net) and
+# King buckets (`train --king-buckets`: kb4 since nw-g13; empty: none, as in nw-g12 and before) and
 # their factoriser (`--factorise`, any non-empty value).
-TRAIN_KING_BUCKETS ?=
-TRAIN_FACTORISE ?=
+TRAIN_KING_BUCKETS ?= kb4
+TRAIN_FACTORISE ?= 1
 TRAIN_EPOCHS ?= 10
 TRAIN_BATCH ?= 4096
 TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 1.0
 TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?= nets/nw-g11.nnue
+TRAIN_SOUP ?= nets/nw-g12.nnue
 TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.7
+TRAIN_SOUP_SHARE ?= 0.3
 TRAIN_THREADS ?= 2
+# The validation split: a fraction, and with TRAIN_VAL_TAIL the last positions in file order
+# (whole games) instead of a random sample (nw-g12 and earlier: 0.01, random).
+TRAIN_VAL ?= 0.04
+TRAIN_VAL_TAIL ?= 1
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
 # the soup: TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the continuations equal shares of the
@@ -188,7 +193,7 @@ train: build
 	set -e; for s in $(TRAIN_RUN_SEEDS); do \
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $$s \
-		--threads $(TRAIN_THREADS) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
+		--threads $(TRAIN_THREADS) --val $(TRAIN_VAL) $(if $(TRAIN_VAL_TAIL),--val-tail) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
 		$(if $(TRAIN_KING_BUCKETS),--king-buckets $(TRAIN_KING_BUCKETS)) $(if $(TRAIN_FACTORISE),--factorise) \
 		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(call TRAIN_OUT,$$s); done
 	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --first-share $(TRAIN_SOUP_SHARE) --out nets/$(NET_NAME) \
