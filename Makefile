@@ -183,6 +183,8 @@ TRAIN_THREADS ?= 2
 # (whole games) instead of a random sample (nw-g12 and earlier: 0.01, random).
 TRAIN_VAL ?= 0.04
 TRAIN_VAL_TAIL ?= 1
+# Also train on each castling-less position mirrored a<->h (`train --mirror`; any non-empty value).
+TRAIN_MIRROR ?=
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
 # the soup: TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the continuations equal shares of the
@@ -194,7 +196,7 @@ train: build
 	$(BIN) train --data $(TRAIN_DATA) --hidden $(TRAIN_HIDDEN) --buckets $(TRAIN_BUCKETS) --epochs $(TRAIN_EPOCHS) \
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $$s \
 		--threads $(TRAIN_THREADS) --val $(TRAIN_VAL) $(if $(TRAIN_VAL_TAIL),--val-tail) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
-		$(if $(TRAIN_KING_BUCKETS),--king-buckets $(TRAIN_KING_BUCKETS)) $(if $(TRAIN_FACTORISE),--factorise) \
+		$(if $(TRAIN_KING_BUCKETS),--king-buckets $(TRAIN_KING_BUCKETS)) $(if $(TRAIN_FACTORISE),--factorise) $(if $(TRAIN_MIRROR),--mirror) \
 		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(call TRAIN_OUT,$$s); done
 	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --first-share $(TRAIN_SOUP_SHARE) --out nets/$(NET_NAME) \
 		$(TRAIN_SOUP) $(foreach s,$(TRAIN_SEEDS),$(call TRAIN_OUT,$(s))))
