@@ -162,11 +162,11 @@ TRAIN_INIT ?= nets/nw-g12.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g12.nnue
 TRAIN_HIDDEN ?= 128
 # Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
-# net (a version 1 net file, or version 4 with king buckets); with an --init net of one bucket, B > 1 copies its output layer
-# into every bucket.
+# net (a version 1 net file, or version 4 with king buckets); with an --init net of one bucket,
+# B > 1 copies its output layer into every bucket.
 TRAIN_BUCKETS ?= 1
-# King buckets (`train --king-buckets`: kb4 since nw-g13; empty: none, as in nw-g12 and before) and
-# their factoriser (`--factorise`, any non-empty value).
+# King buckets (`train --king-buckets`: kb4 since nw-g13; empty: none, as in nw-g12 and
+# before) and their factoriser (`--factorise`, any non-empty value).
 TRAIN_KING_BUCKETS ?= kb4
 TRAIN_FACTORISE ?= 1
 TRAIN_EPOCHS ?= 10
