@@ -33,6 +33,8 @@ USAGE:
                                     Texel-tune the evaluation weights; writes a new params.rs
     nullwindow train --data FILE[,FILE...] --out NET [--hidden N] [--epochs N] [--threads N] ...
                                     train the NNUE network on datagen data (train --help)
+    nullwindow train loss NET [NET...] --data FILE[,FILE...] [--val X --val-tail]
+                                    the loss of network files on data (train loss --help)
     nullwindow sss --tree JSON [--trace] [--names dewey|letters] [--algorithm NAME|all]
                    [--svg FILE] [--guess N]
                                     the minimax family on an explicit game tree (docs/lab-trees.md)

@@ -22,6 +22,7 @@
 
 pub mod checkpoint;
 pub mod data;
+pub mod loss;
 pub mod model;
 pub mod optim;
 
@@ -197,6 +198,8 @@ impl TrainOptions {
 /// Usage text of the `train` subcommand.
 pub const USAGE: &str = "\
 usage: nullwindow train --data FILE[,FILE...] --out NET [options]
+       nullwindow train loss NET [NET...] --data FILE[,FILE...] [--val X --val-tail]
+                      (the loss of finished nets on data: train loss --help)
 
   --data FILES        training data in the binary datagen format, comma-separated (the option
                       may be repeated); all positions are loaded and shuffled together
@@ -889,6 +892,9 @@ pub fn run(
 
 /// `nullwindow train ...`: trains, printing a line per epoch, and writes the network.
 pub fn run_cli(args: &[String]) -> Result<(), String> {
+    if args.first().map(String::as_str) == Some("loss") {
+        return loss::run_cli(&args[1..]);
+    }
     let Some(o) = parse_args(args)? else {
         println!("{USAGE}");
         return Ok(());

@@ -1019,3 +1019,103 @@ fn size_like_matches_the_mean_evaluation_of_a_reference() {
     assert!(preflight(&missing).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `train loss`: a written net's loss on the held-out tail is the mean loss of its
+/// dequantised float net on exactly those positions, close to the trainer's own validation
+/// figure of the float weights, lower than an untrained net's, and the same for any thread
+/// count.
+#[test]
+fn loss_of_a_net_file_on_held_out_positions() {
+    let dir = temp_dir("loss");
+    let o = TrainOptions {
+        val_tail: true,
+        ..small_options()
+    };
+    let recs = records(3000, 11);
+    let data = dir.join("data.bin").to_string_lossy().into_owned();
+    write_file(&data, &recs).expect("write data");
+    let (model, reports) = train_collect(&o, samples(&recs, &o));
+    let trained = dir.join("trained.nnue").to_string_lossy().into_owned();
+    let net = write_and_read(&trained, &model, o.scale);
+    let untrained_model = TrainOptions {
+        epochs: 1,
+        lr: 1e-9,
+        ..o.clone()
+    };
+    let (raw, _) = train_collect(&untrained_model, samples(&recs, &o));
+    let untrained = dir.join("untrained.nnue").to_string_lossy().into_owned();
+    write_and_read(&untrained, &raw, o.scale);
+
+    let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let lo = loss::parse_args(&a(&format!(
+        "{trained} {untrained} --data {data} --val 0.1 --val-tail --threads 1"
+    )))
+    .expect("arguments")
+    .expect("not help");
+    let (n, figures) = loss::run(&lo).expect("loss");
+    assert_eq!(n, 300);
+    // By hand: the last 300 records, the dequantised net, one by one.
+    let float = Model::from_network(&net);
+    let mut scratch = Scratch::new(float.hidden);
+    let tail = samples(&recs[2700..], &o);
+    let by_hand = float.loss_sum(&tail, &mut scratch) / tail.len() as f64;
+    assert!(
+        (figures[0].loss - by_hand).abs() < 1e-12,
+        "{figures:?} vs {by_hand}"
+    );
+    let val_last = reports.last().and_then(|r| r.val_loss).expect("val loss");
+    assert!(
+        (figures[0].loss - val_last).abs() < 0.05 * val_last,
+        "quantised {} vs float {val_last}",
+        figures[0].loss
+    );
+    println!("{figures:?}, float {val_last}");
+    assert!(figures[0].loss < 0.3 * figures[1].loss, "{figures:?}");
+    assert!(figures[0].mean_abs_cp > 0.0);
+    // Threads only split the sum.
+    let three = loss::run(&loss::LossOptions {
+        threads: 3,
+        ..lo.clone()
+    })
+    .expect("loss");
+    assert!((three.1[0].loss - figures[0].loss).abs() < 1e-12);
+    // All positions: more of them, and another figure.
+    let all = loss::run(&loss::LossOptions { val: None, ..lo }).expect("loss");
+    assert_eq!(all.0, 3000);
+    assert_ne!(all.1[0].loss, figures[0].loss);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn loss_arguments_and_bad_files_are_refused() {
+    let dir = temp_dir("loss-args");
+    let data = dir.join("data.bin").to_string_lossy().into_owned();
+    write_file(&data, &records(50, 12)).expect("write data");
+    let garbage = dir.join("garbage.nnue").to_string_lossy().into_owned();
+    std::fs::write(&garbage, b"not a network").expect("write");
+    let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let err = |s: &str| loss::parse_args(&a(s)).expect_err(s);
+    assert!(err(&format!("--data {data}")).contains("no network file"));
+    assert!(err("n.nnue").contains("--data FILE is required"));
+    assert!(err(&format!("n.nnue --data {data} --val-tail")).contains("needs --val"));
+    assert!(err(&format!("n.nnue --data {data} --val 0.7")).contains("--val"));
+    assert!(err(&format!("n.nnue --data {data} --bogus 1")).contains("unknown option"));
+    assert_eq!(loss::parse_args(&a("--help")), Ok(None));
+    let o = loss::parse_args(&a(&format!(
+        "x.nnue y.nnue --data={data} --lambda 0 --scale 300 --val 0.1 --seed 4 --threads 2"
+    )))
+    .expect("ok")
+    .expect("not help");
+    assert_eq!(o.nets, vec!["x.nnue".to_string(), "y.nnue".to_string()]);
+    assert_eq!(
+        (o.lambda, o.scale, o.val, o.seed, o.threads),
+        (0.0, 300, Some(0.1), 4, 2)
+    );
+    // A missing or garbage net fails with its name, before the data is read.
+    let missing = dir.join("missing.nnue").to_string_lossy().into_owned();
+    let e = run_cli(&a(&format!("loss {missing} --data {data}"))).unwrap_err();
+    assert!(e.contains("missing.nnue"), "{e}");
+    let e = run_cli(&a(&format!("loss {garbage} --data {data}"))).unwrap_err();
+    assert!(e.contains("garbage.nnue"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
