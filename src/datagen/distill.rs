@@ -68,12 +68,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<DistillOptions>, String> {
         let v = inline
             .or_else(|| it.next().cloned())
             .ok_or_else(|| format!("{key} needs a value"))?;
-        let number = |hi: u64| -> Result<u64, String> {
-            match v.parse::<u64>() {
-                Ok(x) if x <= hi => Ok(x),
-                _ => Err(format!("{key}: '{v}' is not a whole number in 0..={hi}")),
-            }
-        };
+        let number = |hi: u64| crate::cli::int_in(key, &v, 0, hi);
         match key {
             "--net" => o.net = v.clone(),
             "--out" => o.out = v.clone(),

@@ -85,27 +85,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<LossOptions>, String> {
         let v = inline
             .or_else(|| it.next().cloned())
             .ok_or_else(|| format!("{key} needs a value"))?;
-        let int = |lo: u64, hi: u64| -> Result<u64, String> {
-            match v.parse::<u64>() {
-                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
-                _ => Err(format!("{key}: '{v}' is not a whole number in {lo}..={hi}")),
-            }
-        };
-        let float = |lo: f64, hi: f64, what: &str| -> Result<f64, String> {
-            match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
-                _ => Err(format!("{key}: '{v}' is not {what}")),
-            }
-        };
+        let int = |lo: u64, hi: u64| crate::cli::int_in(key, &v, lo, hi);
+        let float = |lo: f64, hi: f64, what: &str| crate::cli::float_in(key, &v, lo, hi, what);
         match key {
-            "--data" => {
-                for f in v.split(',') {
-                    if f.is_empty() {
-                        return Err(format!("--data: empty file name in '{v}'"));
-                    }
-                    o.data.push(f.to_string());
-                }
-            }
+            "--data" => crate::cli::push_files(key, &v, &mut o.data)?,
             "--lambda" => o.lambda = float(0.0, 1.0, "a weight in [0, 1]")? as f32,
             "--scale" => o.scale = int(1, 100_000)? as u32,
             "--val" => o.val = Some(float(0.0, 0.5, "a fraction in [0, 0.5]")?),

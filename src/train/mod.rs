@@ -295,27 +295,10 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
         let v = inline
             .or_else(|| it.next().cloned())
             .ok_or_else(|| format!("{key} needs a value"))?;
-        let int = |lo: u64, hi: u64| -> Result<u64, String> {
-            match v.parse::<u64>() {
-                Ok(x) if (lo..=hi).contains(&x) => Ok(x),
-                _ => Err(format!("{key}: '{v}' is not a whole number in {lo}..={hi}")),
-            }
-        };
-        let float = |lo: f64, hi: f64, what: &str| -> Result<f64, String> {
-            match v.parse::<f64>() {
-                Ok(x) if x.is_finite() && x >= lo && x <= hi => Ok(x),
-                _ => Err(format!("{key}: '{v}' is not {what}")),
-            }
-        };
+        let int = |lo: u64, hi: u64| crate::cli::int_in(key, &v, lo, hi);
+        let float = |lo: f64, hi: f64, what: &str| crate::cli::float_in(key, &v, lo, hi, what);
         match key {
-            "--data" => {
-                for f in v.split(',') {
-                    if f.is_empty() {
-                        return Err(format!("--data: empty file name in '{v}'"));
-                    }
-                    o.data.push(f.to_string());
-                }
-            }
+            "--data" => crate::cli::push_files(key, &v, &mut o.data)?,
             "--out" => o.out = v,
             "--hidden" => {
                 let n = int(16, 2048)? as usize;
@@ -478,20 +461,6 @@ fn batch_gradients(
         loss += w.loss;
     }
     loss
-}
-
-/// Summed loss over `samples` with the current weights, in parallel (summed in thread
-/// order).
-fn validation_loss(model: &Model, samples: &[Sample], workers: &mut [Worker]) -> f64 {
-    let per = samples.len().div_ceil(workers.len().max(1)).max(1);
-    std::thread::scope(|s| {
-        for (w, part) in workers.iter_mut().zip(samples.chunks(per)) {
-            w.loss = 0.0;
-            s.spawn(move || w.loss = model.loss_sum(part, &mut w.scratch));
-        }
-    });
-    let used = samples.len().div_ceil(per);
-    workers.iter().take(used).map(|w| w.loss).sum()
 }
 
 /// Trains on `samples` (split here with the seed) and returns the float network.
@@ -670,8 +639,7 @@ pub fn train(
                 epoch + 1
             ));
         }
-        let val_loss = (!val.is_empty())
-            .then(|| validation_loss(&model, &val, &mut workers) / val.len() as f64);
+        let val_loss = (!val.is_empty()).then(|| loss::mean_loss(&model, &val, workers.len()));
         let ckpt = match dir {
             Some(dir) => Some(checkpoint::save(
                 dir,
