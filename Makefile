@@ -125,16 +125,16 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 17, nw-g14's self-play (the self-play search leaves
+# The segment of this build: seed 18, nw-g15's self-play (the self-play search leaves
 # `matscale` off), from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
 # openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with
 # a network file instead of the embedded net, so a closed segment is made again while the
-# search is the same (gen16, nw-g14's newer training data: `make datagen DATAGEN_SEED=16
-# DATAGEN_EVAL=nets/nw-g13.nnue`). Every segment (seed, net,
+# search is the same (gen17, nw-g15's newer training data: `make datagen DATAGEN_SEED=17
+# DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net,
 # Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
 # the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
-DATAGEN_SEED ?= 17
+DATAGEN_SEED ?= 18
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -149,19 +149,19 @@ datagen: build
 		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
 		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 
-# The defaults are the recipe of the embedded net nw-g14: nw-g13 (four king buckets, `kb4`,
-# trained through the factoriser) trained further on gen15 (`head -c 76285536 data/gen15.bin >
-# data/gen15-2383922.bin`) and the first 2,400,540 positions of gen16 (`head -c 76817312
-# data/gen16.bin > data/gen16-2400540.bin`), each castling-less position also mirrored a<->h,
-# with its weight decay pulling toward nw-g13's weights (`--wd 1.0 --wd-to-init`), the last 4%
-# (whole games of gen16) held out, sized like nw-g13, once per seed of TRAIN_SEEDS, then averaged
-# weight for weight with those continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g13 30%, each
-# continuation 35%).
+# The defaults are the recipe of the embedded net nw-g15: nw-g14 (four king buckets, `kb4`,
+# trained through the factoriser) trained further on the two newest segments, the first
+# 2,400,540 positions of gen16 (`head -c 76817312 data/gen16.bin > data/gen16-2400540.bin`) and
+# the first 2,404,414 of gen17 (`head -c 76941280 data/gen17.bin > data/gen17-2404414.bin`),
+# each castling-less position also mirrored a<->h, with its weight decay pulling toward
+# nw-g14's weights (`--wd 1.0 --wd-to-init`), the last 4% (whole games of gen17) held out,
+# sized like nw-g14, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
+# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g14 30%, each continuation 35%).
 # Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
 # each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
-TRAIN_DATA ?= $(DATA_DIR)/gen15-2383922.bin,$(DATA_DIR)/gen16-2400540.bin
-TRAIN_INIT ?= nets/nw-g13.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g13.nnue
+TRAIN_DATA ?= $(DATA_DIR)/gen16-2400540.bin,$(DATA_DIR)/gen17-2404414.bin
+TRAIN_INIT ?= nets/nw-g14.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g14.nnue
 TRAIN_HIDDEN ?= 128
 # Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
 # net (a version 1 net file, or version 4 with king buckets); with an --init net of one bucket,
@@ -177,7 +177,7 @@ TRAIN_LR ?= 0.001
 TRAIN_LAMBDA ?= 0
 TRAIN_WD ?= 1.0
 TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?= nets/nw-g13.nnue
+TRAIN_SOUP ?= nets/nw-g14.nnue
 TRAIN_SEEDS ?= 1 2
 TRAIN_SOUP_SHARE ?= 0.3
 TRAIN_THREADS ?= 2
