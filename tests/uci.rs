@@ -457,3 +457,85 @@ fn sss_driver_plays_on_the_clock_and_stops_at_once() {
 
     play_short_clock_game(&mut e, "SSS");
 }
+
+/// One row of the README's option table: name, type, default, range (backticks kept).
+fn readme_option_rows() -> Vec<[String; 4]> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let text = std::fs::read_to_string(path).expect("read README.md");
+    let section = text
+        .split("\n## UCI options\n")
+        .nth(1)
+        .expect("README has a '## UCI options' section");
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<String> = l.split('|').map(|c| c.trim().to_string()).collect();
+            [
+                cells[1].clone(),
+                cells[2].clone(),
+                cells[3].clone(),
+                cells[4].clone(),
+            ]
+        })
+        .collect()
+}
+
+/// The README is the manual: its option table names exactly the options `uci` announces, each
+/// with the engine's type, default (the first backticked or plain word of the cell, so a note
+/// may follow it), spin range and combo values. A renamed option, a new default (a new
+/// embedded net's name) or a changed range fails here until the README says so too.
+#[test]
+fn readme_option_table_matches_uci() {
+    let strip = |s: &str| s.trim_matches('`').to_string();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    let announced: Vec<String> = e
+        .seen
+        .iter()
+        .filter_map(|l| l.strip_prefix("option name ").map(str::to_string))
+        .collect();
+    let rows = readme_option_rows();
+    assert_eq!(rows.len(), announced.len(), "README rows {rows:?}");
+    for opt in &announced {
+        let (name, rest) = opt.split_once(" type ").expect("option line has a type");
+        let row = rows
+            .iter()
+            .find(|r| strip(&r[0]) == name)
+            .unwrap_or_else(|| panic!("option '{name}' is missing from README's table"));
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        assert_eq!(row[1], words[0], "type of {name}");
+        let value_of = |key: &str| {
+            words
+                .iter()
+                .position(|&w| w == key)
+                .map(|i| words[i + 1].to_string())
+        };
+        if let Some(default) = value_of("default") {
+            let cell = row[2].split(" (").next().unwrap_or_default();
+            assert_eq!(strip(cell), default, "default of {name}");
+        } else {
+            assert_eq!(row[2], "", "a button has no default: {name}");
+        }
+        if words[0] == "spin" {
+            let range = format!(
+                "{} – {}",
+                value_of("min").expect("min"),
+                value_of("max").expect("max")
+            );
+            assert_eq!(row[3], range, "range of {name}");
+        }
+        if words[0] == "combo" {
+            let vars: Vec<&str> = words
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1])
+                .collect();
+            let listed: Vec<String> = row[3].split_whitespace().map(strip).collect();
+            assert_eq!(listed, vars, "values of {name}");
+        }
+    }
+}
