@@ -222,6 +222,47 @@ fn datagen_writes_checked_binary_records() {
 }
 
 #[test]
+fn datagen_noisy_nodes_cost_less_and_stay_deterministic() {
+    // A cheaper search for positions that are not kept (in check, or a capture expected)
+    // spends fewer nodes per kept position than a full search of every ply, is the same file
+    // for a seed on 1 and 2 threads, and a run cannot be resumed with another budget.
+    let dir = temp_dir("datagen-noisy");
+    let mut full = datagen_options(&dir, "full.bin", 6, 2);
+    full.game.nodes = 600;
+    let full_sum = datagen::run(&full, &AtomicBool::new(false), &|_| {}).expect("full run");
+    let mut cheap = datagen_options(&dir, "cheap1.bin", 6, 1);
+    cheap.game.nodes = 600;
+    cheap.game.noisy_nodes = Some(100);
+    let one = datagen::run(&cheap, &AtomicBool::new(false), &|_| {}).expect("cheap run");
+    let per = |s: &datagen::DatagenSummary| s.nodes as f64 / s.positions.max(1) as f64;
+    assert!(one.positions > 50, "{one:?}");
+    assert!(
+        per(&one) < 0.95 * per(&full_sum),
+        "nodes a kept position: {} with --noisy-nodes, {} without",
+        per(&one),
+        per(&full_sum)
+    );
+    let mut two = cheap.clone();
+    two.threads = 2;
+    two.out = dir.join("cheap2.bin").to_string_lossy().into_owned();
+    datagen::run(&two, &AtomicBool::new(false), &|_| {}).expect("2 threads");
+    assert_eq!(
+        std::fs::read(&cheap.out).expect("1"),
+        std::fs::read(&two.out).expect("2")
+    );
+    for r in read_file(&cheap.out).expect("records") {
+        let p = Position::from_fen(&r.fen(), false).expect("legal position");
+        assert!(!p.is_check(), "{}", r.fen());
+    }
+    // The budget is one of the settings a resumed run must keep.
+    cheap.games = 7;
+    cheap.game.noisy_nodes = Some(200);
+    let err = datagen::run(&cheap, &AtomicBool::new(false), &|_| {}).expect_err("other budget");
+    assert!(err.contains("noisy-nodes=100"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn datagen_is_deterministic_and_resumes() {
     let dir = temp_dir("datagen-resume");
     // One run of 5 games on 2 threads ...

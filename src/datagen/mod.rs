@@ -36,7 +36,7 @@ use rand::{Rng, SeedableRng};
 use crate::eval::evaluate;
 use crate::limits::SearchLimits;
 use crate::nnue::Network;
-use crate::position::{Color, Position};
+use crate::position::{Color, Move, Position};
 use crate::search::{MATE_IN_MAX, SearchControl, SearchOptions, Searcher, SilentReporter};
 use format::{RECORD_SIZE, Record, Wdl};
 
@@ -63,6 +63,11 @@ pub struct GameConfig {
     pub nodes: u64,
     /// Fixed depth per move instead of a node count.
     pub depth: Option<u32>,
+    /// Soft node limit for a position that is expected not to be kept (the side to move is in
+    /// check, or the previous search expected a capture or promotion here); `None`: `nodes`.
+    /// A position so searched whose best move turns out quiet is searched again with `nodes`
+    /// (the table still warm), so every kept label comes from a full search.
+    pub noisy_nodes: Option<u64>,
     /// Keep a position only if |static eval − quiescence value| ≤ this (None: no such filter).
     pub quiet_margin: Option<i32>,
     /// The evaluation the games are played with (`None`: hand-crafted).
@@ -76,6 +81,7 @@ impl Default for GameConfig {
         GameConfig {
             nodes: 5000,
             depth: None,
+            noisy_nodes: None,
             quiet_margin: None,
             net: crate::nnue::default_net(),
             eval_name: if crate::nnue::USE_BY_DEFAULT {
@@ -113,6 +119,8 @@ pub struct GameRecord {
     pub ending: Ending,
     /// Plies played.
     pub plies: usize,
+    /// Nodes searched to play the game (not counting the opening's check).
+    pub nodes: u64,
     /// The kept positions, labelled with the search score and the game's result.
     pub positions: Vec<Record>,
 }
@@ -164,12 +172,25 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         depth: cfg.depth,
         ..Default::default()
     };
+    // The cheaper search of a position that is expected not to be kept.
+    let noisy_limits = cfg.noisy_nodes.filter(|_| cfg.depth.is_none()).map(|n| {
+        let n = n.clamp(1, soft);
+        SearchLimits {
+            nodes: Some(n.saturating_mul(HARD_NODES_FACTOR)),
+            soft_nodes: Some(n),
+            ..Default::default()
+        }
+    });
     let opts = search_options(&cfg.net);
     let ctl = SearchControl::default();
+    // The reply the previous search expected: a capture or promotion there foretells a
+    // position whose best move is noisy.
+    let mut expected: Option<Move> = None;
     // Labelled as a draw until the game's result is known.
     let mut kept: Vec<Record> = Vec::new();
     let (mut resign_run, mut resign_side, mut draw_run) = (0, Color::White, 0);
     let mut plies = 0;
+    let mut nodes = 0;
     let (result, ending) = loop {
         let us = pos.turn();
         if pos.legal_moves().is_empty() {
@@ -188,7 +209,31 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         if plies >= MAX_PLIES {
             break (Wdl::Draw, Ending::TooLong);
         }
-        let r = searcher.search(&pos, &limits, &opts, &ctl, &mut SilentReporter);
+        let noisy_guess =
+            pos.is_check() || expected.is_some_and(|m| m.is_capture() || m.promotion().is_some());
+        let mut r = searcher.search(
+            &pos,
+            noisy_limits
+                .as_ref()
+                .filter(|_| noisy_guess)
+                .unwrap_or(&limits),
+            &opts,
+            &ctl,
+            &mut SilentReporter,
+        );
+        nodes += r.nodes;
+        if noisy_guess
+            && noisy_limits.is_some()
+            && !pos.is_check()
+            && r.score.abs() < MATE_IN_MAX
+            && r.best
+                .is_some_and(|b| !b.is_capture() && b.promotion().is_none())
+        {
+            // Guessed wrong: a position to keep, so it gets the full search (the table warm).
+            r = searcher.search(&pos, &limits, &opts, &ctl, &mut SilentReporter);
+            nodes += r.nodes;
+        }
+        expected = r.ponder.take();
         let Some(best) = r.best else {
             break (Wdl::Draw, Ending::DrawByRule);
         };
@@ -247,6 +292,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         result,
         ending,
         plies,
+        nodes,
         positions: kept.into_iter().map(|r| Record { result, ..r }).collect(),
     }
 }
@@ -305,6 +351,8 @@ pub struct DatagenSummary {
     pub positions_by_result: [usize; 3],
     /// Plies over all games.
     pub plies: usize,
+    /// Nodes searched to play the games.
+    pub nodes: u64,
 }
 
 /// Usage text of the `datagen` subcommand.
@@ -323,6 +371,10 @@ Plays the engine against itself and appends labelled positions to a binary file
   --seed S            seed (default 1); the file is the same for a seed whatever the threads
   --nodes N           soft node limit per move (default 5000; hard limit 8x)
   --depth D           fixed depth per move instead of nodes
+  --noisy-nodes N     soft node limit for a position expected not to be kept (in check,
+                      or the previous search expected a capture or promotion there); one
+                      whose best move is quiet after all is searched again with --nodes
+                      (default: --nodes for every position)
   --random-plies P    random legal plies from the opening: P or P+1 (default 8)
   --opening-max CP    draw the opening again if a short search scores it beyond ±CP
                       (default 400)
@@ -364,6 +416,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<DatagenOptions>, String> {
             "--seed" => o.seed = num(&v)?,
             "--nodes" => o.game.nodes = num(&v)?.max(1),
             "--depth" => o.game.depth = Some((num(&v)? as u32).clamp(1, 64)),
+            "--noisy-nodes" => o.game.noisy_nodes = Some(num(&v)?.max(1)),
             "--random-plies" => o.random_plies = num(&v)?.min(40) as u32,
             "--opening-max" => o.opening_max_score = num(&v)?.clamp(1, 30_000) as i32,
             "--hash" => o.hash_mb = (num(&v)? as usize).clamp(1, 4096),
@@ -502,7 +555,7 @@ impl Progress {
 /// The settings that make game *n* what it is (a resumed run must use the same ones).
 fn settings_text(o: &DatagenOptions) -> String {
     format!(
-        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}{}",
+        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}{}{}",
         o.game.nodes,
         o.game.depth,
         o.random_plies,
@@ -514,7 +567,11 @@ fn settings_text(o: &DatagenOptions) -> String {
             String::new()
         } else {
             format!(" eval={}", o.game.eval_name)
-        }
+        },
+        // Runs without it were written before this field existed.
+        o.game
+            .noisy_nodes
+            .map_or(String::new(), |n| format!(" noisy-nodes={n}"))
     )
 }
 
@@ -703,6 +760,7 @@ fn flush_in_order(w: &mut Writer, out: &str, progress_path: &str) -> Result<(), 
         s.positions += n;
         s.positions_by_result[r] += n;
         s.plies += rec.plies;
+        s.nodes += rec.nodes;
         w.progress.games += 1;
         w.progress.bytes += (n * RECORD_SIZE) as u64;
         wrote = true;
@@ -810,11 +868,12 @@ pub fn run_cli(args: &[String]) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let sum = run(&o, &stop, &report)?;
     println!(
-        "wrote {} positions from {} games ({:.1} plies a game) to {} in {:.1} s; the run has {} \
-         of {} games",
+        "wrote {} positions from {} games ({:.1} plies a game, {:.0} nodes a position) to {} in \
+         {:.1} s; the run has {} of {} games",
         sum.positions,
         sum.games,
         sum.plies as f64 / sum.games.max(1) as f64,
+        sum.nodes as f64 / sum.positions.max(1) as f64,
         o.out,
         start.elapsed().as_secs_f64(),
         sum.games_total,
