@@ -9,7 +9,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: datagen train
+.PHONY: datagen train datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest datagen-args
 .PHONY: tune spsa
 .PHONY: pgo
 .PHONY: all build test bench bench-eval perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
@@ -125,16 +125,19 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 18, nw-g15's self-play (the self-play search leaves
+# The segment of this build: seed 19, nw-g15's self-play (the self-play search leaves
 # `matscale` off), from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
-# openings; not UHO, the test book) and 2 or 3 random plies. DATAGEN_EVAL plays the games with
-# a network file instead of the embedded net, so a closed segment is made again while the
-# search is the same (gen17, nw-g15's newer training data: `make datagen DATAGEN_SEED=17
-# DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net,
-# Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where
-# the games begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
-# DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed and a thread count.
-DATAGEN_SEED ?= 18
+# openings; not UHO, the test book) and 2 or 3 random plies; positions expected not to be kept
+# searched with 1250 soft nodes (DATAGEN_NOISY_NODES; gen18, the same net without it: `make
+# datagen DATAGEN_SEED=18 DATAGEN_NOISY_NODES=`). DATAGEN_EVAL plays the games with a network
+# file instead of the embedded net, so a closed segment is made again while the search is the
+# same (gen17, nw-g15's training data: `make datagen DATAGEN_SEED=17 DATAGEN_NOISY_NODES=
+# DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net, Bench, games) and why the games
+# begin from a book: docs/nnue.md, "Data segments" and "Where the games begin"; the loop's
+# manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it made. Without the book
+# (a clone without ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old
+# openings). A run is reproducible for a seed whatever the thread count.
+DATAGEN_SEED ?= 19
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -142,12 +145,32 @@ DATAGEN_NICE ?= nice -n 19
 DATAGEN_BOOK ?= $(SHARED)/data/openings/noob_3moves.epd
 DATAGEN_RANDOM_PLIES ?= 2
 DATAGEN_EVAL ?=
+# Soft node limit of a position that is expected not to be kept (`datagen --noisy-nodes`; empty:
+# DATAGEN_NODES for every position, as in every segment before gen19).
+DATAGEN_NOISY_NODES ?= 1250
+# The one declaration of a segment's arguments: `make datagen` and the loop both use it.
+DATAGEN_ARGS = --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
+	--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --random-plies $(DATAGEN_RANDOM_PLIES) \
+	$(if $(DATAGEN_NOISY_NODES),--noisy-nodes $(DATAGEN_NOISY_NODES)) \
+	$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
+	--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
 datagen: build
 	mkdir -p $(DATA_DIR)
-	$(DATAGEN_NICE) $(BIN) datagen --games $(DATAGEN_GAMES) --threads $(DATAGEN_THREADS) \
-		--seed $(DATAGEN_SEED) --nodes $(DATAGEN_NODES) --random-plies $(DATAGEN_RANDOM_PLIES) \
-		$(if $(DATAGEN_BOOK),--openings $(DATAGEN_BOOK)) $(if $(DATAGEN_EVAL),--eval $(DATAGEN_EVAL)) \
-		--out $(DATA_DIR)/gen$(DATAGEN_SEED).bin
+	$(DATAGEN_NICE) $(BIN) datagen $(DATAGEN_ARGS)
+
+# The datagen loop (scripts/datagen-loop.sh): self-play at nice 19 that restarts itself, builds
+# each segment from a committed revision (`make pgo` where it can), rotates to the new segment
+# when DATAGEN_SEED changes in the committed Makefile, and keeps $(DATA_DIR)/manifest.tsv (file,
+# seed, commit, Bench, net, positions, sha256, the command that remakes it). Safe to run again:
+# a running loop is left alone. `make datagen-status`, `make datagen-pause` / `datagen-resume`
+# (SIGSTOP/SIGCONT, for timed matches), `make datagen-stop`.
+datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest:
+	@DATA_DIR=$(DATA_DIR) scripts/datagen-loop.sh $(subst datagen-,,$(subst datagen-loop,start,$@))
+datagen-args:
+	@echo $(DATAGEN_ARGS)
+# The value of any variable: `make -s print-DATAGEN_SEED`.
+print-%:
+	@echo $($*)
 
 # The defaults are the recipe of the embedded net nw-g15: nw-g14 (four king buckets, `kb4`,
 # trained through the factoriser) trained further on the two newest segments, the first

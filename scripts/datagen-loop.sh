@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# The datagen loop: keeps self-play running at nice 19 and makes every segment remakeable.
+#
+#   scripts/datagen-loop.sh start      start the loop in the background (a running loop is left alone)
+#   scripts/datagen-loop.sh status     the loop, its datagen process and the manifest
+#   scripts/datagen-loop.sh pause      SIGSTOP the datagen process (for a timed match)
+#   scripts/datagen-loop.sh resume     SIGCONT it
+#   scripts/datagen-loop.sh stop       stop the loop and its datagen process (both resumable)
+#   scripts/datagen-loop.sh manifest   print the manifest
+#   scripts/datagen-loop.sh run        the loop itself, in the foreground
+#
+# What the loop does, once a minute:
+# - reads DATAGEN_SEED and the segment's arguments from the Makefile of the *committed* HEAD
+#   (`make datagen-args`: the one declaration `make datagen` uses too), never the working tree;
+# - builds that revision in $DATA_DIR/loop/src-REV (`make pgo`, or a plain build where there is no
+#   llvm-profdata) at nice 19, and runs its `bench` for the segment's Bench;
+# - runs `nullwindow datagen` for the segment at nice 19, restarting it whenever it stops
+#   (datagen resumes from its .progress file; a torn tail is cut);
+# - when the committed DATAGEN_SEED changes (a new net embedded, or the self-play search changed),
+#   stops the old segment and starts the new one with the new revision's build;
+# - a segment is only ever continued by a build of the Bench that started it: if HEAD's build has
+#   another Bench under the same seed, the loop keeps the old binary (and says so in its log);
+# - every 10 minutes and at each rotation, rewrites the segment's line of $DATA_DIR/manifest.tsv:
+#   file, seed, commit, Bench, net, games, positions, bytes, sha256, and the exact command that
+#   remakes the file (positions are whole games, so `--games G` remakes it byte for byte).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+REPO=$(pwd)
+DATA_DIR=${DATA_DIR:-data}
+mkdir -p "$DATA_DIR/loop"
+DATA_DIR=$(cd "$DATA_DIR" && pwd)
+LOOP=$DATA_DIR/loop
+PIDFILE=$LOOP/loop.pid
+CHILDFILE=$LOOP/datagen.pid
+LOG=$LOOP/loop.log
+MANIFEST=$DATA_DIR/manifest.tsv
+POLL=${DATAGEN_LOOP_POLL:-60}
+
+say() { echo "$(date '+%F %T') $*" >> "$LOG"; }
+alive() { [ -n "${1:-}" ] && kill -0 "$1" 2> /dev/null; }
+loop_pid() { cat "$PIDFILE" 2> /dev/null; }
+child_pid() { cat "$CHILDFILE" 2> /dev/null; }
+
+# The value of a make variable in the committed Makefile of REV, paths as seen from the repo.
+seg_var() { # REV VAR
+    git show "$1:Makefile" > "$LOOP/Makefile.$1" 2> /dev/null || return 1
+    make -s -f "$LOOP/Makefile.$1" --no-print-directory -C "$REPO" DATA_DIR="$DATA_DIR" \
+        print-"$2" 2> /dev/null
+}
+
+# The segment's arguments; DATAGEN_THREADS in the environment overrides the Makefile's (the
+# thread count does not change the file).
+seg_args() { # REV
+    make -s -f "$LOOP/Makefile.$1" --no-print-directory -C "$REPO" DATA_DIR="$DATA_DIR" \
+        ${DATAGEN_THREADS:+DATAGEN_THREADS=$DATAGEN_THREADS} datagen-args
+}
+
+# Builds REV (once) and prints the binary's path; its Bench goes to $LOOP/bin/REV.bench.
+build_rev() { # REV
+    local rev=$1 bin=$LOOP/bin/nullwindow-$1 src=$LOOP/src-$1
+    if [ -x "$bin" ] && [ -s "$LOOP/bin/$rev.bench" ]; then
+        echo "$bin"
+        return 0
+    fi
+    mkdir -p "$LOOP/bin"
+    rm -rf "$src" && mkdir -p "$src"
+    git archive "$rev" | tar -x -C "$src" || return 1
+    say "building $rev in $src"
+    if nice -n 19 make -C "$src" pgo >> "$LOOP/build.log" 2>&1; then
+        cp "$src/target/pgo/release/nullwindow" "$bin"
+        say "built $rev (make pgo)"
+    elif nice -n 19 make -C "$src" build >> "$LOOP/build.log" 2>&1; then
+        cp "$src/target/release/nullwindow" "$bin"
+        say "built $rev (plain build: make pgo failed, see $LOOP/build.log)"
+    else
+        say "error: cannot build $rev (see $LOOP/build.log)"
+        return 1
+    fi
+    "$bin" bench 2> /dev/null | tail -1 | awk '{print $1}' > "$LOOP/bin/$rev.bench"
+    rm -rf "$src/target"
+    echo "$bin"
+}
+
+# Rewrites the manifest line of segment SEED.
+write_manifest() { # SEED REV BIN ARGS
+    local seed=$1 rev=$2 bin=$3 args=$4 file=$DATA_DIR/gen$1.bin
+    [ -f "$file" ] || return 0
+    local bytes games positions sha bench net
+    bytes=$(stat -c %s "$file")
+    games=$(sed -n 's/^games //p' "$file.progress" 2> /dev/null)
+    local pbytes
+    pbytes=$(sed -n 's/^bytes //p' "$file.progress" 2> /dev/null)
+    [ -n "$pbytes" ] && bytes=$pbytes
+    positions=$(((bytes - 32) / 32))
+    sha=$(head -c "$bytes" "$file" | sha256sum | cut -d' ' -f1)
+    bench=$(cat "$LOOP/bin/$rev.bench" 2> /dev/null)
+    net=$("$bin" --version 2> /dev/null | sed -n 's/^network: \([^ ]*\).*/\1/p')
+    local evalarg
+    evalarg=$(echo "$args" | sed -n 's/.*--eval \([^ ]*\).*/\1/p')
+    [ -n "$evalarg" ] && net="$evalarg"
+    # The command that remakes the file: the same arguments with --games set to the games
+    # written (whole games, so the same bytes), from a checkout of REV.
+    local remake
+    remake="git checkout $rev && cargo build --release --locked && target/release/nullwindow datagen $(echo "$args" | sed "s/--games [0-9]*/--games $games/; s|$DATA_DIR/|data/|g")"
+    local tmp=$MANIFEST.tmp
+    {
+        printf 'file\tseed\tcommit\tbench\tnet\tgames\tpositions\tbytes\tsha256\tupdated\tremake\n'
+        [ -f "$MANIFEST" ] && tail -n +2 "$MANIFEST" | awk -F'\t' -v f="gen$seed.bin" '$1 != f'
+        printf 'gen%s.bin\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$seed" "$rev" "$bench" \
+            "$net" "$games" "$positions" "$bytes" "$sha" "$(date '+%F %T')" "$remake"
+    } > "$tmp" && mv "$tmp" "$MANIFEST"
+}
+
+start_child() { # BIN ARGS SEED
+    local bin=$1 args=$2 seed=$3
+    # shellcheck disable=SC2086
+    (cd "$REPO" && exec nice -n 19 "$bin" datagen $args >> "$DATA_DIR/gen$seed.log" 2>&1) &
+    echo $! > "$CHILDFILE"
+    say "datagen gen$seed started (pid $!): $bin datagen $args"
+}
+
+stop_child() {
+    local c
+    c=$(child_pid)
+    if alive "$c"; then
+        kill -CONT "$c" 2> /dev/null
+        kill -TERM "$c" 2> /dev/null
+        for _ in $(seq 50); do alive "$c" || break; sleep 0.2; done
+        alive "$c" && kill -KILL "$c" 2> /dev/null
+    fi
+    rm -f "$CHILDFILE"
+}
+
+run() {
+    if alive "$(loop_pid)" && [ "$(loop_pid)" != "$$" ]; then
+        echo "a datagen loop is already running (pid $(loop_pid))"
+        exit 0
+    fi
+    echo $$ > "$PIDFILE"
+    trap 'say "loop stopped"; stop_child; rm -f "$PIDFILE"; exit 0' TERM INT
+    rm -f "$LOOP/STOP"
+    say "loop started (pid $$) in $REPO, data in $DATA_DIR"
+    local seed="" rev="" bin="" args="" last_manifest=0
+    while [ ! -e "$LOOP/STOP" ]; do
+        local head new_seed
+        head=$(git -C "$REPO" rev-parse --short=12 HEAD)
+        new_seed=$(seg_var "$head" DATAGEN_SEED)
+        if [ -z "$new_seed" ]; then
+            say "error: no DATAGEN_SEED in $head's Makefile"
+            sleep "$POLL"
+            continue
+        fi
+        if [ "$new_seed" != "$seed" ]; then
+            # A new segment (or the loop's first): close the old one, build the new one.
+            if [ -n "$seed" ]; then
+                stop_child
+                write_manifest "$seed" "$rev" "$bin" "$args"
+                say "gen$seed closed: $(grep -P "^gen$seed.bin\t" "$MANIFEST" | cut -f6,7 | tr '\t' ' ') (games positions)"
+            fi
+            local nb
+            if ! nb=$(build_rev "$head"); then
+                sleep "$POLL"
+                continue
+            fi
+            local want had
+            want=$(cat "$LOOP/bin/$head.bench")
+            had=$(awk -F'\t' -v f="gen$new_seed.bin" '$1 == f {print $4}' "$MANIFEST" 2> /dev/null)
+            if [ -n "$had" ] && [ "$had" != "$want" ]; then
+                say "error: gen$new_seed was made by Bench $had, $head has Bench $want: not continued (give the new search a new DATAGEN_SEED)"
+                sleep "$POLL"
+                continue
+            fi
+            seed=$new_seed rev=$head bin=$nb
+            args=$(seg_args "$rev")
+            [ -n "$had" ] && rev=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $3}' "$MANIFEST")
+        elif [ "$head" != "$rev" ] && [ ! -e "$LOOP/checked-$head" ]; then
+            touch "$LOOP/checked-$head"
+            say "HEAD is $head; gen$seed goes on with the build of $rev (same DATAGEN_SEED)"
+        fi
+        if ! alive "$(child_pid)"; then
+            start_child "$bin" "$args" "$seed"
+            sleep 5
+        fi
+        local now
+        now=$(date +%s)
+        if [ $((now - last_manifest)) -ge 600 ]; then
+            write_manifest "$seed" "$rev" "$bin" "$args"
+            last_manifest=$now
+        fi
+        sleep "$POLL" &
+        wait $!
+    done
+    say "STOP file found"
+    stop_child
+    rm -f "$PIDFILE"
+}
+
+case "${1:-status}" in
+start)
+    if alive "$(loop_pid)"; then
+        echo "the datagen loop is running (pid $(loop_pid)); log $LOG"
+        exit 0
+    fi
+    setsid nohup "$0" run > /dev/null 2>&1 < /dev/null &
+    sleep 1
+    echo "datagen loop started (pid $(loop_pid)); log $LOG, manifest $MANIFEST"
+    ;;
+run) run ;;
+stop)
+    touch "$LOOP/STOP"
+    p=$(loop_pid)
+    alive "$p" && kill -TERM "$p"
+    stop_child
+    echo "stopped (run 'make datagen-loop' to go on: every segment resumes)"
+    ;;
+pause)
+    c=$(child_pid)
+    alive "$c" && kill -STOP "$c" && echo "datagen $c paused"
+    ;;
+resume)
+    c=$(child_pid)
+    alive "$c" && kill -CONT "$c" && echo "datagen $c resumed"
+    ;;
+status)
+    if alive "$(loop_pid)"; then echo "loop: running (pid $(loop_pid))"; else echo "loop: not running"; fi
+    c=$(child_pid)
+    if alive "$c"; then
+        echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)"
+        ls "$DATA_DIR"/gen*.log > /dev/null 2>&1 && tail -n 1 "$(ls -t "$DATA_DIR"/gen*.log | head -1)"
+    else
+        echo "datagen: not running"
+    fi
+    [ -f "$MANIFEST" ] && cut -f1-8 "$MANIFEST" | column -t
+    tail -n 3 "$LOG" 2> /dev/null
+    ;;
+manifest) cat "$MANIFEST" 2> /dev/null ;;
+*)
+    sed -n '2,12p' "$0"
+    exit 2
+    ;;
+esac
