@@ -23,8 +23,8 @@ build:
 # A profile-guided build (as Stockfish's `make profile-build`): an instrumented build runs
 # `bench`, llvm-profdata merges what it counted, and the release build is made again with that
 # profile into target/pgo/release/nullwindow (`make pgo EXE=name` also copies it). The same
-# search (the bench node count does not change), about 8% more nodes per second (docs/
-# measurements.md). PROFDATA must read the raw profiles of rustc's own LLVM (`rustc -vV`; LLVM
+# search (the bench node count does not change), about 5 - 8% more nodes per second
+# (docs/history/measurements.md). PROFDATA must read the raw profiles of rustc's own LLVM (`rustc -vV`; LLVM
 # 22 for Rust 1.95): `rustup component add llvm-tools` gives a matching one, Debian's
 # llvm-profdata-19 reads them, llvm-profdata-14 does not ("unsupported ... format version").
 PROFDATA ?= $(shell for p in llvm-profdata-22 llvm-profdata-21 llvm-profdata-20 llvm-profdata-19 \

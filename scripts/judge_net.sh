@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Judges a candidate network against a reference network the way a net is judged before it is
-# embedded (README *NNUE*, docs/nnue.md *Depth*): one binary against a copy of itself, each
+# embedded (docs/history/nets.md, *Depth*): one binary against a copy of itself, each
 # side loading its net through EvalFile, at a fixed number of nodes a move, over three opening
 # sets (UHO_4060_v4, noob_3moves, 2moves_v1), GAMES games each; the three logs are then pooled
 # with scripts/pool.py.
