@@ -1,7 +1,8 @@
 # nw-g12 (embedded at Bench 2256549 until nw-g13): nw-g11 continued on the first 15,117 games
 # of gen14 (nw-g11's self-play), no king buckets, a random 1% held out, seeds 1 and 2, souped
 # nw-g11 70%, each continuation 15%; byte for byte when it was made.
-# Its data, from a clone (data/ is DATA_DIR's default):
+# Its data (data/ is DATA_DIR's default), each segment with a build of the self-play search
+# that made it (docs/history/nets.md, "Data segments"):
 #   make datagen DATAGEN_SEED=14 DATAGEN_EVAL=nets/nw-g11.nnue DATAGEN_GAMES=15117
 #   head -c 43939904 data/gen14.bin > data/gen14-15117.bin
 # then `make train RECIPE=nets/recipes/nw-g12.mk` writes nets/$(NET_NAME) (trained.nnue).

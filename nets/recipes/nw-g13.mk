@@ -2,7 +2,8 @@
 # buckets (`kb4`) through the factoriser, continued on gen15's first 2,383,922 positions (nw-g12's
 # self-play; no mirrored samples), the last 4% held out, seeds 1 and 2, souped nw-g12 30%, each
 # continuation 35%; byte for byte (checked when it was made).
-# Its data, from a clone (data/ is DATA_DIR's default):
+# Its data (data/ is DATA_DIR's default), each segment with a build of the self-play search
+# that made it (docs/history/nets.md, "Data segments"):
 #   make datagen DATAGEN_SEED=15 DATAGEN_EVAL=nets/nw-g12.nnue DATAGEN_GAMES=27000
 #   head -c 76285536 data/gen15.bin > data/gen15-2383922.bin
 # then `make train RECIPE=nets/recipes/nw-g13.mk` writes nets/$(NET_NAME) (trained.nnue).

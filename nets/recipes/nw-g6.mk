@@ -1,7 +1,8 @@
 # nw-g6 (embedded at Bench 1830241 until nw-g7): nw-g5 continued on all of gen5 - gen8 and the
 # first 7,610 games of gen9 (nw-g5's self-play), weight decay 0.3 toward zero, seed 1, no soup, sized like
 # nw-g5; byte for byte when it was made. Its data is lost as nw-g7's is (see nw-g7.mk).
-# Its data, from a clone (data/ is DATA_DIR's default):
+# Its data (data/ is DATA_DIR's default), each segment with a build of the self-play search
+# that made it (docs/history/nets.md, "Data segments"):
 #   head -c 22446368 data/gen9.bin > data/gen9-7610.bin   # gen5 ... gen9: see nw-g7.mk
 # then `make train RECIPE=nets/recipes/nw-g6.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.

@@ -3,7 +3,8 @@
 # seed 1, no soup, sized like nw-g6; byte for byte when it was made. gen5 - gen10 were lost with
 # the machine: each is made again only by a build of its own Bench and net (docs/history/nets.md,
 # "Data segments"); no `datagen` line rebuilds them from this tree.
-# Its data, from a clone (data/ is DATA_DIR's default):
+# Its data (data/ is DATA_DIR's default), each segment with a build of the self-play search
+# that made it (docs/history/nets.md, "Data segments"):
 #   head -c 51701984 data/gen10.bin > data/gen10-17922.bin   # gen5 ... gen10: see above
 # then `make train RECIPE=nets/recipes/nw-g7.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
