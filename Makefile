@@ -23,8 +23,8 @@ build:
 # A profile-guided build (as Stockfish's `make profile-build`): an instrumented build runs
 # `bench`, llvm-profdata merges what it counted, and the release build is made again with that
 # profile into target/pgo/release/nullwindow (`make pgo EXE=name` also copies it). The same
-# search (the bench node count does not change), about 8% more nodes per second (docs/
-# measurements.md). PROFDATA must read the raw profiles of rustc's own LLVM (`rustc -vV`; LLVM
+# search (the bench node count does not change), about 5 - 8% more nodes per second
+# (docs/history/measurements.md). PROFDATA must read the raw profiles of rustc's own LLVM (`rustc -vV`; LLVM
 # 22 for Rust 1.95): `rustup component add llvm-tools` gives a matching one, Debian's
 # llvm-profdata-19 reads them, llvm-profdata-14 does not ("unsupported ... format version").
 PROFDATA ?= $(shell for p in llvm-profdata-22 llvm-profdata-21 llvm-profdata-20 llvm-profdata-19 \
@@ -172,45 +172,26 @@ datagen-args:
 print-%:
 	@echo $($*)
 
-# The defaults are the recipe of the embedded net nw-g15: nw-g14 (four king buckets, `kb4`,
-# trained through the factoriser) trained further on the two newest segments, the first
-# 2,400,540 positions of gen16 (`head -c 76817312 data/gen16.bin > data/gen16-2400540.bin`) and
-# the first 2,404,414 of gen17 (`head -c 76941280 data/gen17.bin > data/gen17-2404414.bin`),
-# each castling-less position also mirrored a<->h, with its weight decay pulling toward
-# nw-g14's weights (`--wd 1.0 --wd-to-init`), the last 4% (whole games of gen17) held out,
-# sized like nw-g14, once per seed of TRAIN_SEEDS, then averaged weight for weight with those
-# continuations (TRAIN_SOUP: scripts/net_soup.py; nw-g14 30%, each continuation 35%).
-# Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain continuation. The variables that rebuild
-# each earlier net are in docs/nnue.md, "Making a network"; their data in "Net history".
-TRAIN_DATA ?= $(DATA_DIR)/gen16-2400540.bin,$(DATA_DIR)/gen17-2404414.bin
-TRAIN_INIT ?= nets/nw-g14.nnue
-TRAIN_SIZE_LIKE ?= nets/nw-g14.nnue
-TRAIN_HIDDEN ?= 128
-# Material output buckets (`train --buckets`): 1 is a single output layer, as in every shipped
-# net (a version 1 net file, or version 4 with king buckets); with an --init net of one bucket,
-# B > 1 copies its output layer into every bucket.
-TRAIN_BUCKETS ?= 1
-# King buckets (`train --king-buckets`: kb4 since nw-g13; empty: none, as in nw-g12 and
-# before) and their factoriser (`--factorise`, any non-empty value).
-TRAIN_KING_BUCKETS ?= kb4
-TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?= nets/nw-g14.nnue
-TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
-# The validation split: a fraction, and with TRAIN_VAL_TAIL the last positions in file order
-# (whole games) instead of a random sample (nw-g12 and earlier: 0.01, random).
-TRAIN_VAL ?= 0.04
-TRAIN_VAL_TAIL ?= 1
-# Also train on each castling-less position mirrored a<->h (`train --mirror`; any non-empty
-# value; since nw-g14, empty for nw-g13 and before).
-TRAIN_MIRROR ?= 1
+# A net's recipe is a file of nets/recipes/ that sets the variables below: the data, the parent
+# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g15);
+# `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on
+# the command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also
+# names the `make datagen` and `head -c` commands that make its data again. The variables:
+# TRAIN_DATA, data files (comma-separated); TRAIN_INIT, the net continued (`--init`, empty:
+# random weights); TRAIN_SIZE_LIKE, the net whose evaluation size the result takes
+# (`--size-like`); TRAIN_HIDDEN, N; TRAIN_BUCKETS, material output buckets (1: one output layer,
+# as every shipped net; with an --init net of one bucket, B > 1 copies its output layer into
+# every bucket); TRAIN_KING_BUCKETS (`kb4` since nw-g13, empty: none) and TRAIN_FACTORISE (any
+# non-empty value: `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD,
+# TRAIN_THREADS (a run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty:
+# the weight decay pulls toward TRAIN_INIT's weights); TRAIN_VAL, the held-out fraction, with
+# TRAIN_VAL_TAIL (non-empty) the last positions in file order (whole games) instead of a random
+# sample; TRAIN_MIRROR (non-empty: each castling-less position also mirrored a<->h); TRAIN_SEEDS
+# and, with TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share
+# TRAIN_SOUP_SHARE, the continuations equal shares of the rest. Empty TRAIN_SOUP and
+# TRAIN_WD_TO_INIT give a plain continuation. The nets' lineage: docs/history/nets.md.
+RECIPE ?= nets/recipes/nw-g15.mk
+include $(RECIPE)
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
 # the soup: TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the continuations equal shares of the

@@ -8,7 +8,7 @@ likelihood Elo over all its games (logistic model, draws as half points) with a 
 from the likelihood's curvature; then a joint fit over every game of a curve through `--knots`
 levels (the Elo at a level between two knots interpolated), which averages out the error of
 single anchors: its values at the knots are the `CALIBRATION` table of
-`src/search/strength.rs`. docs/measurements.md, "UCI_Elo calibration", has the runs.
+`src/search/strength.rs`. docs/history/measurements.md, "UCI_Elo calibration", has the runs.
 
 Stockfish 15.1 turns UCI_Elo into a skill level with the formula of its PR #2225, calibrated in
 2019 at 60+0.6 against CCRL 40/4 engines, which no longer fits its NNUE play (measured here:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run a UCI engine with every `go` turned into `go depth D`.
 
-Used to calibrate `UCI_Elo` (docs/measurements.md, "UCI_Elo calibration") against Stockfish
+Used to calibrate `UCI_Elo` (docs/history/measurements.md, "UCI_Elo calibration") against Stockfish
 15.1's own `UCI_Elo`, which is a skill level: Stockfish searches MultiPV 4 and picks its
 (weakened) move when iteration `1 + int(level)` ends; deeper iterations do not change the pick.
 So `go depth 1 + int(level)` plays the move the calibrated setting plays at any clock long

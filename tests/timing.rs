@@ -3,7 +3,7 @@
 //! in the middle of a search.
 //!
 //! `cargo test --release --test timing -- --ignored --nocapture` prints the latency figures
-//! of 100 tries per position (the README quotes them).
+//! of 100 tries per position (docs/history/measurements.md quotes them).
 
 mod common;
 

@@ -409,7 +409,7 @@ const OFF_COUNT: usize = {
 
 /// Techniques that are built and switchable but off in the engine's default setting, because
 /// games measured a loss with them or no gain; every run is in the README's technique table
-/// and docs/measurements.md. ETC (rebuilt): level at 5+0.05 (the first ETC lost 46 Elo);
+/// and docs/history/measurements.md. ETC (rebuilt): level at 5+0.05 (the first ETC lost 46 Elo);
 /// capture history, history in LMR, quiet-history pruning, the stronger negative and the
 /// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
 /// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,

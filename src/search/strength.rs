@@ -20,7 +20,7 @@
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
 //! whichever limit comes first. The level scale is the old provisional mapping (level = the
 //! Elo it was meant to be); the calibration measured what each level really plays like, so a
-//! new calibration changes only [`CALIBRATION`] (docs/measurements.md, "UCI_Elo calibration").
+//! new calibration changes only [`CALIBRATION`] (docs/history/measurements.md, "UCI_Elo calibration").
 
 use super::{IterationInfo, MAX_PLY, Reporter, ScoreBound, SearchStats};
 use crate::limits::SearchLimits;
@@ -60,7 +60,7 @@ pub const NOISE_LINES: usize = 4;
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing. Measured on
 // 2026-11-26 by 2,600 games of 10 levels against Stockfish 15.1 with UCI_LimitStrength, its
 // settings placed on the CCRL Blitz scale by Stockfish 16's refit of its skill levels
-// (`scripts/fit_elo.py`; docs/measurements.md, "UCI_Elo calibration"). Above the last point
+// (`scripts/fit_elo.py`; docs/history/measurements.md, "UCI_Elo calibration"). Above the last point
 // the Elo is extrapolated with the slope of the last segment (to about 3025 at LEVEL_MAX).
 // ---------------------------------------------------------------------------------------------
 /// Measured strength of some levels.

@@ -1,5 +1,5 @@
-# Option parsing shared by scripts/driver-elo.sh, scripts/feature-sprt.sh and
-# scripts/judge-net.sh (sourced, not run):
+# Option parsing shared by scripts/driver_elo.sh, scripts/feature_sprt.sh and
+# scripts/judge_net.sh (sourced, not run):
 #   -b BIN  -t TC | -n NODES (the last one given wins)  -g GAMES  -c CONCURRENCY  -s SEED
 # The caller sets its defaults (BIN, limit, GAMES, CONC, and `seed` if it wants one) first;
 # afterwards "$@" holds the remaining arguments, `limit` the match.py clock or node arguments

@@ -5,9 +5,9 @@
 # technique that is off by default the other way round: B is the default with it switched
 # on, so a positive Elo means the technique loses.
 #
-#   scripts/feature-sprt.sh [-b BIN] [-t TC | -n NODES] [-g MAXGAMES] [-c CONCURRENCY] [-s SEED] name...
-#   scripts/feature-sprt.sh lmr nmp rfp
-#   scripts/feature-sprt.sh -n 20000 -g 200 -c 2 killers history +etc
+#   scripts/feature_sprt.sh [-b BIN] [-t TC | -n NODES] [-g MAXGAMES] [-c CONCURRENCY] [-s SEED] name...
+#   scripts/feature_sprt.sh lmr nmp rfp
+#   scripts/feature_sprt.sh -n 20000 -g 200 -c 2 killers history +etc
 #
 # -t plays timed games (default 5+0.05); -n plays a fixed number of nodes per move instead:
 # free of clock noise and of a loaded machine, but blind to what a technique costs per node.
@@ -20,7 +20,7 @@ BIN=target/release/nullwindow
 limit=(--tc 5+0.05)
 GAMES=400
 CONC=1
-. scripts/lib/match-opts.sh
+. scripts/lib/match_opts.sh
 mkdir -p out/features
 for f in "$@"; do
   case $f in

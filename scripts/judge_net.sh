@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Judges a candidate network against a reference network the way a net is judged before it is
-# embedded (README *NNUE*, docs/nnue.md *Depth*): one binary against a copy of itself, each
+# embedded (docs/history/nets.md, *Depth*): one binary against a copy of itself, each
 # side loading its net through EvalFile, at a fixed number of nodes a move, over three opening
 # sets (UHO_4060_v4, noob_3moves, 2moves_v1), GAMES games each; the three logs are then pooled
 # with scripts/pool.py.
 #
-#   scripts/judge-net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] \
+#   scripts/judge_net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] \
 #       CANDIDATE.nnue REFERENCE.nnue
-#   scripts/judge-net.sh -n 10000 -g 400 data/ft-soup.nnue nets/nw-g10.nnue
-#   scripts/judge-net.sh -n 50000 -g 400 -s 7 data/ft-soup.nnue nets/nw-g10.nnue
+#   scripts/judge_net.sh -n 10000 -g 400 data/ft-soup.nnue nets/nw-g10.nnue
+#   scripts/judge_net.sh -n 50000 -g 400 -s 7 data/ft-soup.nnue nets/nw-g10.nnue
 #
 # Defaults: BIN target/release/nullwindow, 10,000 nodes, 400 games a set, concurrency 2, seed 7,
 # logs in out/judge/<candidate>-vs-<reference>-<limit>-s<seed>/. Resumable: a set whose log
@@ -22,15 +22,15 @@ limit=(--nodes 10000)
 GAMES=400
 CONC=2
 seed=(--seed 7)
-. scripts/lib/match-opts.sh
+. scripts/lib/match_opts.sh
 if [ $# -ne 2 ]; then
-  echo "usage: scripts/judge-net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONC] [-s SEED] CANDIDATE REFERENCE" >&2
+  echo "usage: scripts/judge_net.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONC] [-s SEED] CANDIDATE REFERENCE" >&2
   exit 2
 fi
 cand=$(realpath "$1")
 ref=$(realpath "$2")
 for f in "$cand" "$ref" "$BIN"; do
-  [ -e "$f" ] || { echo "judge-net: $f: no such file" >&2; exit 2; }
+  [ -e "$f" ] || { echo "judge_net: $f: no such file" >&2; exit 2; }
 done
 bin=$(realpath "$BIN")
 OUT=out/judge/$(basename "$cand" .nnue)-vs-$(basename "$ref" .nnue)-${limit[1]}-s${seed[1]}

@@ -3,8 +3,8 @@
 # `SearchAlgorithm=<driver>`, B with `SearchAlgorithm=PVS`, a fixed number of game pairs with
 # ../shared/tools/match.py (UHO openings), by fixed nodes per move (default) or by clock.
 #
-#   scripts/driver-elo.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] driver...
-#   scripts/driver-elo.sh AlphaBeta AspirationPVS MTDf MTDbi MTSSS MTDUAL SSS
+#   scripts/driver_elo.sh [-b BIN] [-n NODES | -t TC] [-g GAMES] [-c CONCURRENCY] [-s SEED] driver...
+#   scripts/driver_elo.sh AlphaBeta AspirationPVS MTDf MTDbi MTSSS MTDUAL SSS
 #
 # Fixed-node games measure what a driver does with a search budget, free of clock noise (and
 # of a loaded machine); -t 10+0.1 plays timed games instead. Results go to
@@ -16,7 +16,7 @@ BIN=target/release/nullwindow
 limit=(--nodes 20000)
 GAMES=200
 CONC=1
-. scripts/lib/match-opts.sh
+. scripts/lib/match_opts.sh
 mkdir -p out/drivers
 for d in "$@"; do
   log=out/drivers/$d.log
