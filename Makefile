@@ -158,14 +158,14 @@ datagen: build
 	mkdir -p $(DATA_DIR)
 	$(DATAGEN_NICE) $(BIN) datagen $(DATAGEN_ARGS)
 
-# The datagen loop (scripts/datagen-loop.sh): self-play at nice 19 that restarts itself, builds
+# The datagen loop (scripts/datagen_loop.sh): self-play at nice 19 that restarts itself, builds
 # each segment from a committed revision (`make pgo` where it can), rotates to the new segment
 # when DATAGEN_SEED changes in the committed Makefile, and keeps $(DATA_DIR)/manifest.tsv (file,
 # seed, commit, Bench, net, positions, sha256, the command that remakes it). Safe to run again:
 # a running loop is left alone. `make datagen-status`, `make datagen-pause` / `datagen-resume`
 # (SIGSTOP/SIGCONT, for timed matches), `make datagen-stop`.
 datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest:
-	@DATA_DIR=$(DATA_DIR) scripts/datagen-loop.sh $(subst datagen-,,$(subst datagen-loop,start,$@))
+	@DATA_DIR=$(DATA_DIR) scripts/datagen_loop.sh $(subst datagen-,,$(subst datagen-loop,start,$@))
 datagen-args:
 	@echo $(DATAGEN_ARGS)
 # The value of any variable: `make -s print-DATAGEN_SEED`.

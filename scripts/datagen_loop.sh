@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The datagen loop: keeps self-play running at nice 19 and makes every segment remakeable.
 #
-#   scripts/datagen-loop.sh start      start the loop in the background (a running loop is left alone)
-#   scripts/datagen-loop.sh status     the loop, its datagen process and the manifest
-#   scripts/datagen-loop.sh pause      SIGSTOP the datagen process (for a timed match)
-#   scripts/datagen-loop.sh resume     SIGCONT it
-#   scripts/datagen-loop.sh stop       stop the loop and its datagen process (both resumable)
-#   scripts/datagen-loop.sh manifest   print the manifest
-#   scripts/datagen-loop.sh run        the loop itself, in the foreground
+#   scripts/datagen_loop.sh start      start the loop in the background (a running loop is left alone)
+#   scripts/datagen_loop.sh status     the loop, its datagen process and the manifest
+#   scripts/datagen_loop.sh pause      SIGSTOP the datagen process (for a timed match)
+#   scripts/datagen_loop.sh resume     SIGCONT it
+#   scripts/datagen_loop.sh stop       stop the loop and its datagen process (both resumable)
+#   scripts/datagen_loop.sh manifest   print the manifest
+#   scripts/datagen_loop.sh run        the loop itself, in the foreground
 #
 # What the loop does, once a minute:
 # - reads DATAGEN_SEED and the segment's arguments from the Makefile of the *committed* HEAD
