@@ -8,6 +8,9 @@
 #   scripts/datagen_loop.sh stop       stop the loop and its datagen process (both resumable)
 #   scripts/datagen_loop.sh manifest   print the manifest
 #   scripts/datagen_loop.sh run        the loop itself, in the foreground
+#   scripts/datagen_loop.sh record SEED REV BIN ARGS...
+#                                      write the manifest line of a segment made by hand (BIN, a
+#                                      build of REV, ran `datagen ARGS`)
 #
 # What the loop does, once a minute:
 # - reads DATAGEN_SEED and the segment's arguments from the Makefile of the *committed* HEAD
@@ -234,6 +237,15 @@ status)
     tail -n 3 "$LOG" 2> /dev/null
     ;;
 manifest) cat "$MANIFEST" 2> /dev/null ;;
+record)
+    [ $# -ge 5 ] || { echo "usage: $0 record SEED REV BIN ARGS..."; exit 2; }
+    seed=$2 rev=$(git rev-parse --short=12 "$3") bin=$4
+    shift 4
+    mkdir -p "$LOOP/bin"
+    [ -s "$LOOP/bin/$rev.bench" ] || "$bin" bench 2> /dev/null | tail -1 | awk '{print $1}' > "$LOOP/bin/$rev.bench"
+    write_manifest "$seed" "$rev" "$bin" "$*"
+    grep -P "^gen$seed.bin\t" "$MANIFEST" | cut -f1-8
+    ;;
 *)
     sed -n '2,12p' "$0"
     exit 2
