@@ -259,6 +259,11 @@ fn datagen_noisy_nodes_cost_less_and_stay_deterministic() {
     cheap.game.noisy_nodes = Some(200);
     let err = datagen::run(&cheap, &AtomicBool::new(false), &|_| {}).expect_err("other budget");
     assert!(err.contains("noisy-nodes=100"), "{err}");
+    // So is the table's size: it changes the games.
+    cheap.game.noisy_nodes = Some(100);
+    cheap.hash_mb = 2;
+    let err = datagen::run(&cheap, &AtomicBool::new(false), &|_| {}).expect_err("other hash");
+    assert!(err.contains("noisy-nodes=100 hash=1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -52,6 +52,8 @@ pub const DRAW_PLIES: usize = 12;
 pub const DRAW_AFTER_PLY: usize = 80;
 /// A game this long is a draw.
 pub const MAX_PLIES: usize = 400;
+/// Default transposition table per thread (MB).
+pub const DEFAULT_HASH_MB: usize = 8;
 /// The hard node limit is this many times the soft one.
 pub const HARD_NODES_FACTOR: u64 = 8;
 
@@ -330,7 +332,7 @@ impl Default for DatagenOptions {
             out: "datagen.bin".to_string(),
             threads: 1,
             seed: 1,
-            hash_mb: 8,
+            hash_mb: DEFAULT_HASH_MB,
             game: GameConfig::default(),
         }
     }
@@ -555,7 +557,7 @@ impl Progress {
 /// The settings that make game *n* what it is (a resumed run must use the same ones).
 fn settings_text(o: &DatagenOptions) -> String {
     format!(
-        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}{}{}",
+        "nodes={} depth={:?} random-plies={} opening-max={} openings={} margin={:?}{}{}{}",
         o.game.nodes,
         o.game.depth,
         o.random_plies,
@@ -571,7 +573,13 @@ fn settings_text(o: &DatagenOptions) -> String {
         // Runs without it were written before this field existed.
         o.game
             .noisy_nodes
-            .map_or(String::new(), |n| format!(" noisy-nodes={n}"))
+            .map_or(String::new(), |n| format!(" noisy-nodes={n}")),
+        // The table's size changes the games too; runs at the old default never said it.
+        if o.hash_mb == DEFAULT_HASH_MB {
+            String::new()
+        } else {
+            format!(" hash={}", o.hash_mb)
+        }
     )
 }
 
