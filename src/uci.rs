@@ -237,6 +237,8 @@ struct Worker {
     pending: Arc<AtomicUsize>,
     /// Largest hash table this worker may allocate (MB).
     max_hash_mb: usize,
+    /// Whether the pages of the table last made are still to be told (once per table).
+    pages_untold: bool,
 }
 
 impl Worker {
@@ -253,6 +255,17 @@ impl Worker {
             }
             pool
         })
+    }
+
+    /// Says once per table what pages back it: `info string Hash N MB: transparent huge
+    /// pages`, or `4 KiB pages (why)`.
+    fn tell_pages(&mut self) {
+        if let Some(p) = self.pool.as_ref().filter(|_| self.pages_untold) {
+            let pages = p.tt().pages();
+            self.out
+                .say(&format!("info string Hash {} MB: {pages}", p.hash_mb()));
+            self.pages_untold = false;
+        }
     }
 
     /// Runs one job; false on `Quit`.
@@ -291,6 +304,8 @@ impl Worker {
                             debug,
                             wdl_material: play.show_wdl.then(|| wdl::material(&pos)),
                         };
+                        self.pool();
+                        self.tell_pages();
                         let pool = self.pool();
                         pool.set_syzygy(&syzygy);
                         match play.strength {
@@ -360,6 +375,9 @@ impl Worker {
                 if let Some(p) = self.pool.as_mut() {
                     if let Err(e) = p.resize_hash(mb) {
                         self.out.error(&format!("{e}; keeping {} MB", p.hash_mb()));
+                    } else {
+                        self.pages_untold = true;
+                        self.tell_pages();
                     }
                 } else {
                     self.hash_mb = mb;
@@ -367,9 +385,13 @@ impl Worker {
             }
             Job::TtBounds(bounds) => {
                 if let Some(p) = self.pool.as_mut() {
+                    let changed = p.tt_bounds() != bounds;
                     if let Err(e) = p.set_tt_bounds(bounds) {
                         let keep = p.tt_bounds().count();
                         self.out.error(&format!("{e}; keeping TTBounds {keep}"));
+                    } else if changed {
+                        // A new table: its pages are told with the next search.
+                        self.pages_untold = true;
                     }
                 } else {
                     self.tt_bounds = bounds;
@@ -476,6 +498,7 @@ impl Uci {
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: MAX_HASH_MB,
+            pages_untold: true,
         };
         let (tx, rx) = unbounded();
         let handle = thread::Builder::new()
@@ -506,6 +529,7 @@ impl Uci {
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: SANDBOX_HASH_MB,
+            pages_untold: true,
         };
         let backend = Backend::Inline(Box::new(worker));
         Uci::with_backend(out, pending, SANDBOX_HASH_MB, true, backend)
