@@ -31,6 +31,11 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::position::{Move, Role};
 
+mod memory;
+
+use memory::ClusterMemory;
+pub use memory::{Pages, huge_pages_wanted};
+
 /// What kind of bound a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -429,7 +434,8 @@ struct Cluster {
 
 /// The table. Share it by reference (or `Arc`) between search threads.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    /// The clusters, on transparent huge pages where the system gives them (`memory.rs`).
+    clusters: ClusterMemory,
     /// Search generation (6 bits), bumped once per search by whoever starts it.
     age: AtomicU8,
     /// What a slot holds: one bound, or two (see the module docs).
@@ -478,7 +484,7 @@ impl TranspositionTable {
     /// A table of `mb` megabytes that keeps `bounds` bounds per position.
     pub fn with_bounds(mb: usize, bounds: TtBounds) -> TranspositionTable {
         let mut tt = TranspositionTable {
-            clusters: Vec::new(),
+            clusters: ClusterMemory::empty(),
             age: AtomicU8::new(0),
             bounds,
         };
@@ -490,16 +496,19 @@ impl TranspositionTable {
     }
 
     /// Reallocates to `mb` megabytes, cleared. On allocation failure the old table stays.
+    /// A table of 2 MiB or more asks for transparent huge pages on Linux, unless the
+    /// environment variable `NULLWINDOW_HUGEPAGES` is `0` ([`Self::pages`] says what it got).
     pub fn resize(&mut self, mb: usize) -> Result<(), String> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let mut v: Vec<Cluster> = Vec::new();
-        v.try_reserve_exact(n)
-            .map_err(|e| format!("cannot allocate {mb} MB for the hash table ({e})"))?;
-        v.resize_with(n, Cluster::default);
-        self.clusters = v;
+        self.clusters = ClusterMemory::new(n, mb, huge_pages_wanted())?;
         *self.age.get_mut() = 0;
         Ok(())
+    }
+
+    /// What pages back the table: huge ones, or ordinary ones and why.
+    pub fn pages(&self) -> &Pages {
+        self.clusters.pages()
     }
 
     /// A new table of `mb` megabytes, or the reason it cannot be had (see [`Self::resize`]).
@@ -511,7 +520,7 @@ impl TranspositionTable {
     /// cannot be had.
     pub fn try_with_bounds(mb: usize, bounds: TtBounds) -> Result<TranspositionTable, String> {
         let mut tt = TranspositionTable {
-            clusters: Vec::new(),
+            clusters: ClusterMemory::empty(),
             age: AtomicU8::new(0),
             bounds,
         };
@@ -526,13 +535,13 @@ impl TranspositionTable {
 
     /// Size in MB.
     pub fn size_mb(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
+        std::mem::size_of_val(self.clusters.as_slice()) / (1024 * 1024)
     }
 
     /// Empties every entry. Call it between searches: an entry stored by a running search
     /// while the table is cleared may survive (harmless, but not empty).
     pub fn clear(&self) {
-        for c in &self.clusters {
+        for c in self.clusters.as_slice() {
             for s in &c.slots {
                 s.data.store(0, Ordering::Relaxed);
                 s.check.store(0, Ordering::Relaxed);
@@ -556,8 +565,9 @@ impl TranspositionTable {
 
     #[inline]
     fn cluster(&self, key: u64) -> &Cluster {
-        let idx = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[idx]
+        let clusters = self.clusters.as_slice();
+        let idx = ((key as u128 * clusters.len() as u128) >> 64) as usize;
+        &clusters[idx]
     }
 
     /// Hints the CPU to fetch the cluster of `key`.
@@ -770,7 +780,7 @@ impl TranspositionTable {
         let age = self.age();
         let mut used: u32 = 0;
         let mut total: u32 = 0;
-        for c in self.clusters.iter().take(250) {
+        for c in self.clusters.as_slice().iter().take(250) {
             for s in &c.slots {
                 total += 1;
                 let used_now = if self.bounds == TtBounds::Two {

@@ -125,6 +125,8 @@ enum Job {
         debug: bool,
         /// A move from the opening book: played without a search.
         book: Option<Move>,
+        /// `BookLearning`: where the search reports its score.
+        learn: Option<Box<book::ScoreSink>>,
         /// The tablebases and their options.
         syzygy: SyzygyConfig,
         /// What the `info` lines show and how strong the engine plays.
@@ -237,6 +239,8 @@ struct Worker {
     pending: Arc<AtomicUsize>,
     /// Largest hash table this worker may allocate (MB).
     max_hash_mb: usize,
+    /// Whether the pages of the table last made are still to be told (once per table).
+    pages_untold: bool,
 }
 
 impl Worker {
@@ -255,6 +259,17 @@ impl Worker {
         })
     }
 
+    /// Says once per table what pages back it: `info string Hash N MB: transparent huge
+    /// pages`, or `4 KiB pages (why)`.
+    fn tell_pages(&mut self) {
+        if let Some(p) = self.pool.as_ref().filter(|_| self.pages_untold) {
+            let pages = p.tt().pages();
+            self.out
+                .say(&format!("info string Hash {} MB: {pages}", p.hash_mb()));
+            self.pages_untold = false;
+        }
+    }
+
     /// Runs one job; false on `Quit`.
     fn run(&mut self, job: Job) -> bool {
         match job {
@@ -265,6 +280,7 @@ impl Worker {
                 ctl,
                 debug,
                 book,
+                learn,
                 syzygy,
                 play,
             } => {
@@ -291,6 +307,8 @@ impl Worker {
                             debug,
                             wdl_material: play.show_wdl.then(|| wdl::material(&pos)),
                         };
+                        self.pool();
+                        self.tell_pages();
                         let pool = self.pool();
                         pool.set_syzygy(&syzygy);
                         match play.strength {
@@ -298,6 +316,7 @@ impl Worker {
                             Some(s) if s.margin_cp > 0 => {
                                 let mut rec = LineRecorder::new(&mut reporter, play.shown_multipv);
                                 let r = pool.search(&pos, &limits, &opts, &ctl, &mut rec);
+                                learn.inspect(|l| l.record(r.score));
                                 let lines = rec.lines();
                                 match strength::choose(&lines, s.margin_cp, pos.key()) {
                                     Some(i) => {
@@ -308,6 +327,7 @@ impl Worker {
                             }
                             _ => {
                                 let r = pool.search(&pos, &limits, &opts, &ctl, &mut reporter);
+                                learn.inspect(|l| l.record(r.score));
                                 (r.best, r.ponder)
                             }
                         }
@@ -360,6 +380,9 @@ impl Worker {
                 if let Some(p) = self.pool.as_mut() {
                     if let Err(e) = p.resize_hash(mb) {
                         self.out.error(&format!("{e}; keeping {} MB", p.hash_mb()));
+                    } else {
+                        self.pages_untold = true;
+                        self.tell_pages();
                     }
                 } else {
                     self.hash_mb = mb;
@@ -367,9 +390,13 @@ impl Worker {
             }
             Job::TtBounds(bounds) => {
                 if let Some(p) = self.pool.as_mut() {
+                    let changed = p.tt_bounds() != bounds;
                     if let Err(e) = p.set_tt_bounds(bounds) {
                         let keep = p.tt_bounds().count();
                         self.out.error(&format!("{e}; keeping TTBounds {keep}"));
+                    } else if changed {
+                        // A new table: its pages are told with the next search.
+                        self.pages_untold = true;
                     }
                 } else {
                     self.tt_bounds = bounds;
@@ -476,6 +503,7 @@ impl Uci {
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: MAX_HASH_MB,
+            pages_untold: true,
         };
         let (tx, rx) = unbounded();
         let handle = thread::Builder::new()
@@ -506,6 +534,7 @@ impl Uci {
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: SANDBOX_HASH_MB,
+            pages_untold: true,
         };
         let backend = Backend::Inline(Box::new(worker));
         Uci::with_backend(out, pending, SANDBOX_HASH_MB, true, backend)
@@ -532,7 +561,8 @@ impl Uci {
             net: nnue::embedded_net(),
             eval_file: nnue::EMBEDDED_NET_NAME.to_string(),
             debug: false,
-            book: BookPlayer::default(),
+            // The sandbox (fuzzing) never writes a learn file.
+            book: BookPlayer::new(!sandbox),
             syzygy: SyzygyConfig::default(),
             show_wdl: false,
             limit_strength: false,
@@ -570,7 +600,7 @@ impl Uci {
         self.shutdown();
     }
 
-    /// Stops any search and joins the search thread.
+    /// Stops any search and joins the search thread; `BookLearning` learns from the game.
     pub fn shutdown(&mut self) {
         self.stop_all();
         self.send(Job::Quit);
@@ -578,6 +608,15 @@ impl Uci {
             && let Some(h) = handle.take()
         {
             let _ = h.join();
+        }
+        self.book.end_game();
+        self.book_notes();
+    }
+
+    /// Says what the book has to say (`BookLearning`'s learn file read, refused, written).
+    fn book_notes(&mut self) {
+        for line in self.book.take_notes() {
+            self.say(&line);
         }
     }
 
@@ -640,7 +679,11 @@ impl Uci {
             "register" => {}
             // During a search the clear is queued behind it, as Stockfish waits for the search
             // to end: an adapter that sends `ucinewgame` before `stop` still gets a new game.
-            "ucinewgame" => self.send(Job::Clear),
+            "ucinewgame" => {
+                self.send(Job::Clear);
+                self.book.end_game();
+                self.book_notes();
+            }
             "setoption" => self.cmd_setoption(args),
             "position" => self.cmd_position(args),
             "go" => self.cmd_go(args),
@@ -719,6 +762,7 @@ impl Uci {
         self.say("option name OwnBook type check default false");
         self.say("option name BookFile type string default <empty>");
         self.say("option name BookBestMove type check default false");
+        self.say("option name BookLearning type check default false");
         let (name, def, min, max) = BOOK_DEPTH;
         self.say(&format!(
             "option name {name} type spin default {def} min {min} max {max}"
@@ -899,6 +943,13 @@ impl Uci {
                     Err(e) => {
                         self.error(&format!("BookFile '{}': {e}; keeping {keep}", path.trim()))
                     }
+                }
+                self.book_notes();
+            }
+            "booklearning" => {
+                if let Some(b) = check("BookLearning") {
+                    self.book.set_learning(b);
+                    self.book_notes();
                 }
             }
             "bookbestmove" => {
@@ -1131,12 +1182,15 @@ impl Uci {
                 return;
             }
         };
+        let start = self.book.learning().then(|| pos.clone());
+        let mut played = Vec::new();
         if let Some(i) = moves_at {
             for (n, text) in args[i + 1..].iter().enumerate() {
                 match pos.parse_uci_move(text) {
                     Ok(m) => {
                         pos.make(m);
                         pos.clear_undo();
+                        played.push(m);
                     }
                     Err(e) => {
                         self.error(&format!(
@@ -1149,6 +1203,10 @@ impl Uci {
             }
         }
         self.pos = pos;
+        if let Some(start) = start {
+            self.book.see_game(&start, &played);
+            self.book_notes();
+        }
     }
 
     fn cmd_go(&mut self, args: &[&str]) {
@@ -1199,6 +1257,11 @@ impl Uci {
             self.book
                 .pick(&self.pos, &limits.searchmoves, &mut rand::rng())
         };
+        let learn = book
+            .is_none()
+            .then(|| self.book.score_sink(&self.pos))
+            .flatten()
+            .map(Box::new);
         let opts = SearchOptions {
             multipv: strength.map_or(self.multipv, |s| s.search_multipv(self.multipv)),
             move_overhead_ms: self.move_overhead,
@@ -1214,6 +1277,7 @@ impl Uci {
             ctl,
             debug: self.debug,
             book,
+            learn,
             syzygy: self.syzygy.clone(),
             play: PlayOptions {
                 show_wdl: self.show_wdl,

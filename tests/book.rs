@@ -386,3 +386,177 @@ fn bad_book_files_are_refused_and_the_old_book_kept() {
         );
     }
 }
+
+/// A game White loses out of the book: 1. e4 (the book's choice between e4 and d4), the
+/// Italian from the book (no choice there), then the Blackburne Shilling trap, played by the
+/// script whatever the engine answers: 3... Nd4 4. Nxe5? Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+
+/// 7. Be2 Nf3#.
+const TRAP: &str = "e2e4 e7e5 g1f3 b8c6 f1c4 c6d4 f3e5 d8g5 e5f7 g5g2 h1f1 g2e4 c4e2 d4f3";
+
+/// Plays [`TRAP`] with the engine as White (`go` at each White turn, the first restricted to
+/// e2e4 so that the book move is that one whatever was learned), sends the mated position and
+/// `ucinewgame`; returns the output.
+fn lose_a_game(e: &mut Engine) -> Vec<String> {
+    let from = e.seen.len();
+    let moves: Vec<&str> = TRAP.split(' ').collect();
+    for i in (0..moves.len()).step_by(2) {
+        if i == 0 {
+            e.send("position startpos");
+            let (out, mv) = go(e, "go depth 3 searchmoves e2e4");
+            assert_eq!(mv, "e2e4");
+            assert!(!searched(&out), "{out:?}");
+        } else {
+            e.send(&format!("position startpos moves {}", moves[..i].join(" ")));
+            go(e, "go depth 3");
+        }
+    }
+    e.send(&format!("position startpos moves {TRAP}"));
+    e.send("ucinewgame");
+    e.sync();
+    e.seen[from..].to_vec()
+}
+
+/// An engine with the book loaded, `OwnBook`, `BookBestMove` and `BookLearning` on; returns
+/// it with what it said on loading the book.
+fn learning_engine(book: &Path) -> (Engine, Vec<String>) {
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value true");
+    e.send("setoption name BookBestMove value true");
+    e.send("setoption name BookLearning value true");
+    let out = set_book(&mut e, path_str(book));
+    (e, out)
+}
+
+/// `book probe` of the start position.
+fn probe_start(book: &Path) -> String {
+    let (ok, out, err) = run(&["book", "probe", "--book", path_str(book)]);
+    assert!(ok, "{err}");
+    out
+}
+
+fn learn_file(book: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.learn", path_str(book)))
+}
+
+#[test]
+fn book_learning_lowers_the_chance_of_a_move_that_lost() {
+    let dir = TempDir::new("learning");
+    let book = build_book(&dir);
+    let bin = std::fs::read(&book).unwrap();
+    assert!(probe_start(&book).contains("\ne2e4 weight 3 share 60.0%\n"));
+    assert!(!learn_file(&book).exists());
+
+    let (mut e, out) = learning_engine(&book);
+    assert!(
+        out.iter()
+            .any(|l| l.ends_with(".learn': nothing learned yet")),
+        "{out:?}"
+    );
+    // Unlearned, the heavier e4 is the best book move.
+    e.send("position startpos");
+    assert_eq!(go(&mut e, "go depth 3").1, "e2e4");
+    e.send("ucinewgame");
+
+    let out = lose_a_game(&mut e);
+    assert!(
+        out.iter().any(
+            |l| l.starts_with("info string book learning '") && l.ends_with(": 1 move updated")
+        ),
+        "{out:?}"
+    );
+    let p = probe_start(&book);
+    assert!(p.contains("\nlearn "), "{p}");
+    assert!(
+        p.contains("\ne2e4 weight 3 learn -100 games 1 share 42.9%\n"),
+        "{p}"
+    );
+    lose_a_game(&mut e);
+    let p = probe_start(&book);
+    assert!(
+        p.contains("\ne2e4 weight 3 learn -200 games 2 share 27.3%\n"),
+        "{p}"
+    );
+    assert!(
+        p.contains("\nd2d4 weight 2 learn 0 games 0 share 72.7%\n"),
+        "{p}"
+    );
+    // The moves without a choice (Nf3, Bc4) learn nothing; the book itself is untouched.
+    let (_, p, _) = run(&[
+        "book",
+        "probe",
+        "--book",
+        path_str(&book),
+        "--moves",
+        "e2e4",
+        "e7e5",
+    ]);
+    assert!(
+        p.contains("\ng1f3 weight 2 learn 0 games 0 share 100.0%\n"),
+        "{p}"
+    );
+    assert_eq!(std::fs::read(&book).unwrap(), bin);
+    // Now the best book move is d4, in this engine and after a restart.
+    e.send("position startpos");
+    assert_eq!(go(&mut e, "go depth 3").1, "d2d4");
+    e.send("quit");
+    assert!(e.exited_within(Duration::from_secs(10)));
+    let (mut e, out) = learning_engine(&book);
+    assert!(
+        out.iter().any(|l| l.ends_with(".learn': 1 move learned")),
+        "{out:?}"
+    );
+    e.send("position startpos");
+    let (out, mv) = go(&mut e, "go depth 3");
+    assert_eq!(mv, "d2d4");
+    assert!(!searched(&out));
+    // Learning off: the book as its file says, and the learn file stays as it is.
+    let learned = std::fs::read(learn_file(&book)).unwrap();
+    e.send("setoption name BookLearning value false");
+    e.send("position startpos");
+    assert_eq!(go(&mut e, "go depth 3").1, "e2e4");
+    lose_a_game(&mut e);
+    assert_eq!(std::fs::read(learn_file(&book)).unwrap(), learned);
+}
+
+#[test]
+fn bad_learn_files_are_refused_and_the_book_still_plays() {
+    let dir = TempDir::new("learn-refused");
+    let book = build_book(&dir);
+    // A good learn file, from one lost game.
+    let (mut e, _) = learning_engine(&book);
+    lose_a_game(&mut e);
+    drop(e);
+    let good = std::fs::read(learn_file(&book)).expect("learn file written");
+    let mut flipped = good.clone();
+    flipped[20] ^= 1;
+    let mut v9 = good.clone();
+    v9[8] = 9;
+    for (bytes, why) in [
+        (b"hello, world".to_vec(), "not a Nullwindow learn file"),
+        (std::fs::read(&book).unwrap(), "not a Nullwindow learn file"),
+        (flipped, "checksum mismatch"),
+        (good[..good.len() - 4].to_vec(), "truncated or corrupt"),
+        (v9, "format version 9"),
+    ] {
+        std::fs::write(learn_file(&book), &bytes).unwrap();
+        let (mut e, out) = learning_engine(&book);
+        let err = out
+            .iter()
+            .find(|l| l.starts_with("info string error: book learn file '"))
+            .unwrap_or_else(|| panic!("no error for '{why}': {out:?}"));
+        assert!(err.contains(why), "{err}");
+        // The book plays, unlearned (e4, the heavier, though the good file had lowered it).
+        e.send("position startpos");
+        let (out, mv) = go(&mut e, "go depth 3");
+        assert_eq!(mv, "e2e4", "{why}");
+        assert!(!searched(&out));
+        // A game later the refused file is still as it was.
+        let out = lose_a_game(&mut e);
+        assert!(!out.iter().any(|l| l.contains("updated")), "{out:?}");
+        assert_eq!(std::fs::read(learn_file(&book)).unwrap(), bytes, "{why}");
+        // `book probe` warns and shows the shares without learning.
+        let (ok, p, err) = run(&["book", "probe", "--book", path_str(&book)]);
+        assert!(ok && err.contains(why), "{err}");
+        assert!(p.contains("\ne2e4 weight 3 share 60.0%\n"), "{p}");
+    }
+}

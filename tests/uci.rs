@@ -539,3 +539,44 @@ fn readme_option_table_matches_uci() {
         }
     }
 }
+
+/// What pages back the hash table is told once per table: for the table made at start with
+/// the first search (before its `bestmove`), for one `setoption Hash` makes at once. A table
+/// of 2 MiB or more is on transparent huge pages where the kernel gives them on request.
+#[test]
+fn hash_tells_its_pages_once_per_table() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("position startpos");
+    e.send("go depth 1");
+    let first = e.wait_for(Duration::from_secs(30), |l| {
+        l.starts_with("info string Hash") || l.starts_with("bestmove")
+    });
+    assert!(first.starts_with("info string Hash 16 MB: "), "{first}");
+    e.expect("bestmove");
+    e.send("go depth 1");
+    e.expect("bestmove");
+    let told = |e: &Engine| {
+        e.seen
+            .iter()
+            .filter(|l| l.starts_with("info string Hash"))
+            .count()
+    };
+    assert_eq!(told(&e), 1, "{:?}", e.seen);
+    e.send("setoption name Hash value 64");
+    let l = e.expect("info string Hash 64 MB: ");
+    let thp = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+    let given = thp.is_ok_and(|s| s.contains("[always]") || s.contains("[madvise]"));
+    if cfg!(target_os = "linux") && given {
+        assert_eq!(l, "info string Hash 64 MB: transparent huge pages");
+    } else {
+        assert!(l.contains("4 KiB pages ("), "{l}");
+    }
+    e.send("setoption name Hash value 1");
+    let l = e.expect("info string Hash 1 MB: ");
+    assert_eq!(l, "info string Hash 1 MB: 4 KiB pages (table under 2 MiB)");
+    e.send("go depth 1");
+    e.expect("bestmove");
+    assert_eq!(told(&e), 3, "{:?}", e.seen);
+}

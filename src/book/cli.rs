@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use super::build::{self, BuildOptions};
-use super::{Book, polyglot, shares};
+use super::learn::{self, LearnTable};
+use super::{Book, learned_shares, polyglot, shares};
 use crate::position::{Position, START_FEN};
 
 /// Usage of `nullwindow book`.
@@ -21,7 +22,8 @@ build   reads the games of a PGN file and writes a Polyglot book (.bin) of their
   view, summed; moves of weight 0 are dropped where the position has better ones.
 
 probe   lists the book moves of a position: move (UCI), weight, share (the chance of being
-        played with BookBestMove false)
+        played with BookBestMove false); where the book has a learn file (FILE.learn, written
+        by BookLearning), also each move's learn value and games, the share counting them
   --book FILE       the book
   --fen FEN         the position (default: the start position)
   --moves M1 ...    moves in UCI notation played from it first
@@ -162,7 +164,19 @@ fn probe_cmd(args: &[String]) -> Result<(), String> {
         pos.make(m);
     }
     println!("book {path}: {} entries", book.len());
-    for line in probe_lines(&book, &pos) {
+    let file = learn::learn_path(&path);
+    let learned = match LearnTable::open(Path::new(&file)) {
+        Ok(Some(t)) => {
+            println!("learn {file}: {} moves learned", t.len());
+            Some(t)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            eprintln!("warning: learn file '{file}': {e}; shares without learning");
+            None
+        }
+    };
+    for line in probe_lines_learned(&book, learned.as_ref(), &pos) {
         println!("{line}");
     }
     Ok(())
@@ -172,19 +186,49 @@ fn probe_cmd(args: &[String]) -> Result<(), String> {
 /// (`e2e4 weight 6 share 60.0%`), best first as the book lists them, and how many entries
 /// under the key were ignored (no legal move).
 pub fn probe_lines(book: &Book, pos: &Position) -> Vec<String> {
+    probe_lines_learned(book, None, pos)
+}
+
+/// [`probe_lines`] with what the engine learned about the moves, when `learned` is given:
+/// `e2e4 weight 6 learn -200 games 2 share 27.3%`, the share as `BookLearning` plays it.
+pub fn probe_lines_learned(
+    book: &Book,
+    learned: Option<&LearnTable>,
+    pos: &Position,
+) -> Vec<String> {
     let key = polyglot::key(pos);
     let mut out = vec![format!("fen {}", pos.fen()), format!("key {key:016x}")];
     let moves = book.moves(pos);
     if moves.is_empty() {
         out.push("no book moves".to_string());
     }
-    for (b, share) in moves.iter().zip(shares(&moves)) {
-        out.push(format!(
-            "{} weight {} share {:.1}%",
-            pos.move_to_uci(b.mv),
-            b.weight,
-            share * 100.0
-        ));
+    match learned {
+        None => {
+            for (b, share) in moves.iter().zip(shares(&moves)) {
+                out.push(format!(
+                    "{} weight {} share {:.1}%",
+                    pos.move_to_uci(b.mv),
+                    b.weight,
+                    share * 100.0
+                ));
+            }
+        }
+        Some(t) => {
+            let l: Vec<_> = moves
+                .iter()
+                .map(|b| t.get(key, polyglot::encode_move(b.mv)))
+                .collect();
+            for ((b, l), share) in moves.iter().zip(&l).zip(learned_shares(&moves, &l)) {
+                out.push(format!(
+                    "{} weight {} learn {} games {} share {:.1}%",
+                    pos.move_to_uci(b.mv),
+                    b.weight,
+                    l.learn,
+                    l.games,
+                    share * 100.0
+                ));
+            }
+        }
     }
     let unmatched: Vec<String> = book
         .entries_for(key)
