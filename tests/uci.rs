@@ -539,3 +539,67 @@ fn readme_option_table_matches_uci() {
         }
     }
 }
+
+/// The README's `SearchFeatures` row lists every switch of the one declaration
+/// (`FEATURE_NAMES`, in its order) and, as the default's exceptions, exactly `OFF_BY_DEFAULT`;
+/// the removed switches appear in neither, and each has its record in
+/// docs/history/experiments.md.
+#[test]
+fn readme_switch_lists_match_the_declaration() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let text = std::fs::read_to_string(path).expect("read README.md");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| `SearchFeatures`"))
+        .expect("README's option table has a SearchFeatures row");
+    let list_after = |marker: &str| -> Vec<String> {
+        let rest = row
+            .split(marker)
+            .nth(1)
+            .unwrap_or_else(|| panic!("'{marker}' in the SearchFeatures row"));
+        let span = rest.split('`').nth(1).expect("a backticked list");
+        span.split_whitespace().map(str::to_string).collect()
+    };
+    let names: Vec<&str> = nullwindow::search::FEATURE_NAMES.to_vec();
+    assert_eq!(list_after("which techniques are on: "), names);
+    let off: Vec<&str> = nullwindow::search::OFF_BY_DEFAULT.to_vec();
+    assert_eq!(list_after("every technique but "), off);
+    let history = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/history/experiments.md");
+    let history = std::fs::read_to_string(history).expect("read docs/history/experiments.md");
+    for name in nullwindow::search::REMOVED {
+        assert!(!names.contains(&name), "{name}");
+        assert!(
+            history.contains(&format!("### `{name}`")),
+            "docs/history/experiments.md has no '### `{name}`' entry"
+        );
+    }
+}
+
+/// docs/architecture.md's technique table names only switches that exist.
+#[test]
+fn architecture_technique_table_names_existing_switches() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md");
+    let text = std::fs::read_to_string(path).expect("read docs/architecture.md");
+    let section = text
+        .split("\n## Search techniques in full\n")
+        .nth(1)
+        .expect("a '## Search techniques in full' section");
+    let rows: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .collect();
+    assert!(rows.len() >= 5, "{rows:?}");
+    for row in rows {
+        // The switch column: its backticked names, before any note in parentheses.
+        let switch = row.split('|').nth(2).expect("a switch column");
+        let names = switch.split(" (").next().unwrap_or_default();
+        for name in names.split('`').skip(1).step_by(2) {
+            assert!(
+                nullwindow::search::FEATURE_NAMES.contains(&name),
+                "docs/architecture.md names '{name}', no switch of SearchFeatures"
+            );
+        }
+    }
+}

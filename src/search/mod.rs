@@ -24,8 +24,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
-use crate::eval::endgame;
-use crate::eval::params::SCALE_NORMAL;
 use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
@@ -34,7 +32,7 @@ use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
 pub use smp::ThreadPool;
-pub use stats::{Features, OFF_BY_DEFAULT, SearchStats};
+pub use stats::{FEATURE_NAMES, Features, OFF_BY_DEFAULT, REMOVED, SearchStats};
 pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
 /// Deepest ply the search reaches (stack and PV sizes).
@@ -281,8 +279,6 @@ struct Frame {
     /// The squares the opponent attacked at this node (`threathist`; empty otherwise), the
     /// butterfly slot of the move made from it.
     threats: Bitboard,
-    /// Beta cutoffs of the nodes at this ply since the grandparent's node began (`cutoffcnt`).
-    cutoffs: u32,
     /// The late move reduction of the move being searched from this ply (0 outside its
     /// reduced search), read by the child as its prior reduction (`hindsight`).
     reduction: i32,
@@ -696,13 +692,10 @@ impl Searcher {
         } else {
             (-INFINITE, INFINITE)
         };
-        // `aspfh`: plies off the iteration's depth, one per fail high since the last fail low.
-        let mut fail_highs = 0;
         loop {
             self.stats.root_searches += 1;
             let root = &mut root_moves[pv_idx..];
-            let search_depth = (depth - fail_highs).max((depth + 1) / 2);
-            let score = self.search_root(pos, root, search_depth, alpha, beta, ctl, reporter);
+            let score = self.search_root(pos, root, depth, alpha, beta, ctl, reporter);
             // Stable sort: the best move first, the others keep their previous order.
             root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
             if self.stopped {
@@ -716,7 +709,6 @@ impl Searcher {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITE);
-                fail_highs = 0;
             } else if score >= beta {
                 self.stats.aspiration_researches += 1;
                 if self.elapsed_ms() > 1000 {
@@ -724,9 +716,6 @@ impl Searcher {
                     reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Lower));
                 }
                 beta = (score + delta).min(INFINITE);
-                if self.features.asp_fh_reduce && score.abs() < MATE_IN_MAX {
-                    fail_highs += 1;
-                }
             } else {
                 return;
             }
@@ -1018,24 +1007,15 @@ impl Searcher {
     /// node and quiescence searches test it first), so the network is not asked about it.
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
-        let v = match self.nnue.as_mut() {
+        match self.nnue.as_mut() {
             Some(n) => {
                 let mut v = n.evaluate(pos);
                 if self.features.mat_scale {
                     v = v * material_scale(pos) / 1024;
                 }
-                if self.features.eg_scale && v != 0 {
-                    let strong = if v > 0 { pos.turn() } else { !pos.turn() };
-                    v = v * endgame::scale_factor(pos.board(), strong) / SCALE_NORMAL;
-                }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
             None => self.evaluator.evaluate(pos),
-        };
-        if self.features.fifty_scale {
-            v * (200 - pos.halfmoves().min(100) as i32) / 200
-        } else {
-            v
         }
     }
 }
@@ -1052,21 +1032,6 @@ fn material_scale(pos: &Position) -> i32 {
 mod tests {
     use super::{Searcher, lmr_table, material_scale};
     use crate::position::Position;
-
-    /// `fiftyscale` multiplies the static evaluation by (200 − halfmove clock) / 200; off, the
-    /// clock does not change it.
-    #[test]
-    fn fifty_scale_damps_the_static_eval_by_the_halfmove_clock() {
-        let fresh = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 60", false).unwrap();
-        let stale = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 80 60", false).unwrap();
-        let mut s = Searcher::new(1);
-        let raw = s.evaluate(&fresh);
-        assert!(raw > 300, "a rook and a pawn up: {raw}");
-        assert_eq!(s.evaluate(&stale), raw);
-        s.features.fifty_scale = true;
-        assert_eq!(s.evaluate(&fresh), raw);
-        assert_eq!(s.evaluate(&stale), raw * 120 / 200);
-    }
 
     /// `matscale`: the factor is 700 plus a 24th of the material, in 1024ths; on, the
     /// network's evaluation is multiplied by it, off it is not; the hand-crafted evaluation
@@ -1092,34 +1057,6 @@ mod tests {
         assert!(raw > 300, "a rook up: {raw}");
         s.features.mat_scale = true;
         assert_eq!(s.evaluate(&rook), raw * (700 + 20) / 1024);
-    }
-
-    /// `egscale`: the network's evaluation times the hand-crafted endgame scale factor, for
-    /// the side the network says is ahead: a bare rook against a bishop is scaled to an
-    /// eighth, from either side's view; a rook and a pawn against a bishop are left alone; a
-    /// lone bishop is zeroed (it cannot mate).
-    #[test]
-    fn eg_scale_scales_the_network_eval_of_drawish_endgames() {
-        let net = crate::nnue::embedded_net().expect("the embedded network loads");
-        let mut s = Searcher::new(1);
-        s.set_net(Some(&net));
-        s.features.mat_scale = false;
-        for (fen, factor) in [
-            ("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", 16),
-            ("4k3/8/3b4/8/8/8/8/R3K3 b - - 0 60", 16),
-            ("4k3/8/3b4/8/8/8/4P3/R3K3 w - - 0 60", 128),
-            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 60", 0),
-        ] {
-            let pos = Position::from_fen(fen, false).unwrap();
-            s.features.eg_scale = false;
-            let raw = s.evaluate(&pos);
-            s.features.eg_scale = true;
-            assert_eq!(s.evaluate(&pos), raw * factor / 128, "{fen}: raw {raw}");
-        }
-        // The network and the rule agree on who is ahead in the rook-against-bishop ending.
-        let w = Position::from_fen("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", false).unwrap();
-        s.features.eg_scale = false;
-        assert!(s.evaluate(&w) > 0);
     }
 
     /// The tunable hundredths give exactly the table of the former `f64` constants.
