@@ -111,8 +111,19 @@ impl Algorithm {
         Algorithm::Sss,
     ];
 
+    /// The UCI names, in the order of [`Algorithm::ALL`] (the values of the UCI combo).
+    pub const NAMES: [&'static str; 8] = {
+        let mut names = [""; 8];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Algorithm::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// UCI name.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Algorithm::AlphaBeta => "AlphaBeta",
             Algorithm::Pvs => "PVS",
