@@ -28,7 +28,6 @@ SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 LAYERS = [
     ["position", "movegen", "cli"],
     ["eval", "nnue", "tt", "tb", "limits", "timeman"],
-    ["history", "movepick"],
     ["search"],
     ["book", "bench", "lab", "datagen", "tune", "train"],
     ["uci"],

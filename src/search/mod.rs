@@ -10,6 +10,7 @@
 //! `info` lines.
 
 mod node;
+pub mod ordering;
 pub mod params;
 pub mod smp;
 pub mod sss;
@@ -24,10 +25,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
-use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
 use crate::position::{Bitboard, Move, Piece, Position};
+use crate::search::ordering::history::History;
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 

@@ -7,9 +7,9 @@ use super::{
     CURRMOVE_AFTER_MS, DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, Reporter, RootMove,
     SearchControl, Searcher,
 };
-use crate::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
-use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Bitboard, Color, Move, Position};
+use crate::search::ordering::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
+use crate::search::ordering::movepick::{MovePicker, Stage, is_noisy};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
 /// `evalhist`: butterfly history per centipawn of static-eval change a quiet move made, and the

@@ -341,7 +341,7 @@ mod tests {
     #[test]
     #[cfg(not(feature = "tune"))]
     fn lmr_history_clamp_leaves_the_butterfly_reduction_alone() {
-        let hmax = crate::history::HISTORY_MAX;
+        let hmax = crate::search::ordering::history::HISTORY_MAX;
         assert!(hmax / lmr_history_divisor() <= lmr_history_max());
     }
 

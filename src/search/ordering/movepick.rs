@@ -6,8 +6,8 @@
 use arrayvec::ArrayVec;
 
 use crate::eval::role_value;
-use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Bitboard, Move, MoveList, Position, Role};
+use crate::search::ordering::history::{ContContext, History, NO_CONT};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
@@ -385,8 +385,8 @@ mod tests {
     /// not.
     #[test]
     fn continuation_history_orders_quiets() {
-        use crate::history::ContKey;
         use crate::position::{Color, Piece, Square};
+        use crate::search::ordering::history::ContKey;
         let mut h = History::default();
         let pos = Position::from_fen(crate::position::START_FEN, false).unwrap();
         let e4 = pos
