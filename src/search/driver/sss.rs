@@ -45,8 +45,8 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{DRAW, INFINITE, MATE, RootMove, SearchControl, Searcher, node};
 use crate::position::{Move, Position};
+use crate::search::{DRAW, INFINITE, MATE, RootMove, SearchControl, Searcher, node};
 use crate::tt::pack_move;
 
 /// Most states SSS* may hold at once (OPEN plus the bookkeeping of MIN nodes in progress),
@@ -194,7 +194,7 @@ impl Open {
 }
 
 /// What a complete SSS* iteration found.
-pub(super) struct SssOutcome {
+struct SssOutcome {
     /// The root value (side to move at the root).
     pub value: i32,
     /// Index into the root moves of the child whose solved state solved the root.
@@ -251,7 +251,7 @@ impl Searcher {
 
     /// One SSS* iteration to `depth` over `root_moves` (in their current order). `None` when
     /// the search was stopped or the iteration ran out of memory (then `self.stopped` is set).
-    pub(super) fn sss_iteration(
+    fn sss_iteration(
         &mut self,
         pos: &mut Position,
         root_moves: &[RootMove],
@@ -425,7 +425,7 @@ impl Searcher {
 
     /// The SSS driver's iteration: runs SSS*, puts the best move first with the value and a
     /// PV read from the hint table.
-    pub(super) fn sss(
+    pub(in crate::search) fn sss(
         &mut self,
         pos: &mut Position,
         root_moves: &mut [RootMove],
