@@ -19,7 +19,6 @@ pub mod strength;
 mod syzygy;
 pub mod wdl;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -339,11 +338,8 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     /// The (`lmr_base_x100`, `lmr_divisor_x100`) the `lmr` table was built with.
     lmr_key: (i32, i32),
-    /// SSS*: the move that solved each position in earlier iterations of this search (packed),
-    /// for move ordering.
-    sss_hints: HashMap<u64, u16>,
-    /// SSS*: most states an iteration may hold ([`sss::SSS_MAX_STATES`] by default).
-    sss_max_states: usize,
+    /// What the `SSS` driver keeps between its iterations (src/search/driver/sss.rs).
+    sss: sss::SssState,
     /// Syzygy tablebases: options and what they mean for this search.
     tb: syzygy::TbState,
     /// Index of the MultiPV line the root search is working on (for `currmovenumber`).
@@ -396,8 +392,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(lmr_key.0, lmr_key.1),
             lmr_key,
-            sss_hints: HashMap::new(),
-            sss_max_states: sss::SSS_MAX_STATES,
+            sss: sss::SssState::default(),
             tb: syzygy::TbState::default(),
             pv_idx: 0,
         }
@@ -434,7 +429,7 @@ impl Searcher {
     /// Sets the most states an SSS* iteration may hold before it is abandoned (default
     /// [`sss::SSS_MAX_STATES`]; at least 1).
     pub fn set_sss_max_states(&mut self, states: usize) {
-        self.sss_max_states = states.max(1);
+        self.sss.max_states = states.max(1);
     }
 
     /// Nodes searched by the last (or current) search of this searcher.
@@ -486,7 +481,7 @@ impl Searcher {
         self.set_net(opts.net.as_ref());
         self.refresh_lmr();
         self.nmp_min_ply = 0;
-        self.sss_hints.clear();
+        self.sss.new_search();
         // In a Lazy SMP search the pool starts the table's new generation once, for all.
         if self.smp.is_none() {
             self.tt.new_search();
