@@ -12,6 +12,7 @@ GAMES ?= 100
 .PHONY: datagen train datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest datagen-args
 .PHONY: tune spsa
 .PHONY: pgo
+.PHONY: layers
 .PHONY: all build test bench bench-eval perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
@@ -219,6 +220,11 @@ lint:
 
 fmt:
 	$(CARGO) fmt
+
+# Import circles and imports from a lower layer of src/ to a higher one (scripts/check-layers.py
+# names the layers); exits 1 when there is either.
+layers:
+	python3 scripts/check-layers.py
 
 # A match against a reference engine with the shared match tool (not part of `make test`).
 # make match OPP=/usr/games/glaurung OPP_OPT="--b-opt Threads=1" TC=5+0.05 GAMES=100

@@ -1,7 +1,8 @@
 //! Nullwindow: a UCI chess engine carrying the whole minimax family.
 //!
 //! Layers, each depending only on those below it:
-//! `uci` → `search` → (`movepick`, `history`, `tt`, `eval`, `timeman`, `limits`, `tb`) →
+//! `uci` → `search` (with its move ordering, `search::ordering`) → (`tt`, `eval`, `timeman`,
+//! `limits`, `tb`) →
 //! `position` → `movegen` (staged legal move generation on shakmaty);
 //! `uci` → `book` (Polyglot opening books, and the `book` tool that builds them) → `position`.
 //! `lab` (explicit game trees and the minimax family on them) stands apart from the engine, as
@@ -14,11 +15,9 @@ pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod eval;
-pub mod history;
 pub mod lab;
 pub mod limits;
 pub mod movegen;
-pub mod movepick;
 pub mod nnue;
 pub mod position;
 pub mod search;

@@ -26,7 +26,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use nullwindow::lab::{Algorithm, NodeKind, SearchResult, Tree, TreeSpec, Value};
+use nullwindow::lab::{NodeKind, SearchResult, Tree, TreeAlgorithm, TreeSpec, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -159,8 +159,9 @@ const PROPERTIES: [Property; 8] = [
 ];
 
 fn check(tree: &Tree, prop: Property, results: &[SearchResult]) -> Option<String> {
-    let get = |a: Algorithm| &results[Algorithm::ALL.iter().position(|&b| b == a).unwrap_or(0)];
-    let ab = get(Algorithm::AlphaBetaFailHard);
+    let get =
+        |a: TreeAlgorithm| &results[TreeAlgorithm::ALL.iter().position(|&b| b == a).unwrap_or(0)];
+    let ab = get(TreeAlgorithm::AlphaBetaFailHard);
     match prop {
         Property::Value => {
             let v = tree.minimax_value();
@@ -169,36 +170,40 @@ fn check(tree: &Tree, prop: Property, results: &[SearchResult]) -> Option<String
                 .find(|r| r.value != v)
                 .map(|r| format!("{} returns {} instead of {v}", r.algorithm, r.value))
         }
-        Property::SssDominance => subset_violation(tree, get(Algorithm::SssStar), ab),
-        Property::DualDominance => subset_violation(tree, get(Algorithm::DualStar), ab),
-        Property::MtSssEquivalence => {
-            same_order(tree, get(Algorithm::SssStar), get(Algorithm::MtSssStar))
-        }
-        Property::MtDualEquivalence => {
-            same_order(tree, get(Algorithm::DualStar), get(Algorithm::MtDualStar))
-        }
-        Property::AlphaBetaVariants => same_order(tree, ab, get(Algorithm::AlphaBetaFailSoft)),
+        Property::SssDominance => subset_violation(tree, get(TreeAlgorithm::SssStar), ab),
+        Property::DualDominance => subset_violation(tree, get(TreeAlgorithm::DualStar), ab),
+        Property::MtSssEquivalence => same_order(
+            tree,
+            get(TreeAlgorithm::SssStar),
+            get(TreeAlgorithm::MtSssStar),
+        ),
+        Property::MtDualEquivalence => same_order(
+            tree,
+            get(TreeAlgorithm::DualStar),
+            get(TreeAlgorithm::MtDualStar),
+        ),
+        Property::AlphaBetaVariants => same_order(tree, ab, get(TreeAlgorithm::AlphaBetaFailSoft)),
         Property::SingleEvaluation => {
             let all: Vec<usize> = tree.leaves().to_vec();
             for r in results {
-                if r.algorithm != Algorithm::NegaScout && r.evaluations != r.distinct_leaves() {
+                if r.algorithm != TreeAlgorithm::NegaScout && r.evaluations != r.distinct_leaves() {
                     return Some(format!("{} re-evaluates leaves", r.algorithm));
                 }
             }
-            for a in [Algorithm::Minimax, Algorithm::Negamax] {
+            for a in [TreeAlgorithm::Minimax, TreeAlgorithm::Negamax] {
                 if get(a).first_evaluated != all {
                     return Some(format!("{a} does not evaluate all leaves left to right"));
                 }
             }
             None
         }
-        Property::MtDriversDominance => subset_violation(tree, get(Algorithm::MtdBi), ab)
-            .or_else(|| subset_violation(tree, get(Algorithm::MtdF), ab)),
+        Property::MtDriversDominance => subset_violation(tree, get(TreeAlgorithm::MtdBi), ab)
+            .or_else(|| subset_violation(tree, get(TreeAlgorithm::MtdF), ab)),
     }
 }
 
 fn run_all(tree: &Tree) -> Vec<SearchResult> {
-    Algorithm::ALL.iter().map(|a| a.run(tree)).collect()
+    TreeAlgorithm::ALL.iter().map(|a| a.run(tree)).collect()
 }
 
 fn first_failure(tree: &Tree) -> Option<(Property, String)> {
@@ -299,7 +304,7 @@ struct Tally {
 fn well_ordered_violation(tree: &Tree, results: &[SearchResult]) -> Option<String> {
     let ab = &results[2];
     for r in results {
-        if !matches!(r.algorithm, Algorithm::Minimax | Algorithm::Negamax)
+        if !matches!(r.algorithm, TreeAlgorithm::Minimax | TreeAlgorithm::Negamax)
             && leaf_set(r) != leaf_set(ab)
         {
             return Some(format!(
@@ -329,16 +334,18 @@ fn run_family(
         let tree = Tree::from_spec(&spec).expect("generated tree is valid");
         leaves += tree.leaves().len();
         let results = run_all(&tree);
-        let get = |a: Algorithm| &results[Algorithm::ALL.iter().position(|&b| b == a).unwrap_or(0)];
-        let ab = get(Algorithm::AlphaBetaFailHard).distinct_leaves();
-        let sss = get(Algorithm::SssStar);
-        let dual = get(Algorithm::DualStar);
+        let get = |a: TreeAlgorithm| {
+            &results[TreeAlgorithm::ALL.iter().position(|&b| b == a).unwrap_or(0)]
+        };
+        let ab = get(TreeAlgorithm::AlphaBetaFailHard).distinct_leaves();
+        let sss = get(TreeAlgorithm::SssStar);
+        let dual = get(TreeAlgorithm::DualStar);
         tally.sss_strictly_better += usize::from(sss.distinct_leaves() < ab);
         tally.dual_strictly_better += usize::from(dual.distinct_leaves() < ab);
         tally.sss_dual_differ += usize::from(leaf_set(sss) != leaf_set(dual));
-        let ns = get(Algorithm::NegaScout);
+        let ns = get(TreeAlgorithm::NegaScout);
         tally.negascout_reevaluates += usize::from(ns.evaluations > ns.distinct_leaves());
-        assert_eq!(results[2].algorithm, Algorithm::AlphaBetaFailHard);
+        assert_eq!(results[2].algorithm, TreeAlgorithm::AlphaBetaFailHard);
         if well_ordered && let Some(msg) = well_ordered_violation(&tree, &results) {
             panic!(
                 "{name} tree #{i} (seed {seed}): {msg}\ntree: {}",
@@ -608,10 +615,10 @@ fn knuth_moore_minimal_tree_on_perfectly_ordered_trees() {
                 order_best_first(&mut spec, true);
                 let tree = Tree::from_spec(&spec).expect("valid tree");
                 let minimal = b.pow(d.div_ceil(2) as u32) + b.pow((d / 2) as u32) - 1;
-                for alg in Algorithm::ALL {
+                for alg in TreeAlgorithm::ALL {
                     let r = alg.run(&tree);
                     assert_eq!(r.value, tree.minimax_value());
-                    if !matches!(alg, Algorithm::Minimax | Algorithm::Negamax) {
+                    if !matches!(alg, TreeAlgorithm::Minimax | TreeAlgorithm::Negamax) {
                         assert_eq!(r.distinct_leaves(), minimal, "{alg}, b={b}, d={d}");
                     }
                 }

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use nullwindow::lab::sss::{self, Side, TieBreak, format_trace_line};
-use nullwindow::lab::{Algorithm, Naming, SearchResult, Tree};
+use nullwindow::lab::{Naming, SearchResult, Tree, TreeAlgorithm};
 
 fn tree(json: &str) -> Tree {
     Tree::from_json(json).expect("test tree parses")
@@ -69,35 +69,38 @@ fn fifo_counterexamples() {
     let t = tree("[[0],0]");
     let fifo = sss::run(&t, Side::Sss, TieBreak::Fifo, false).0;
     assert_eq!(first_labels(&t, &fifo), ["2", "1.1"]);
-    let mt = Algorithm::MtSssStar.run(&t);
+    let mt = TreeAlgorithm::MtSssStar.run(&t);
     assert_eq!(first_labels(&t, &mt), ["1.1", "2"]);
-    assert_eq!(first_labels(&t, &Algorithm::SssStar.run(&t)), ["1.1", "2"]);
+    assert_eq!(
+        first_labels(&t, &TreeAlgorithm::SssStar.run(&t)),
+        ["1.1", "2"]
+    );
 
     // MT-DUAL* equivalence.
     let t = tree("[[[0],0]]");
     let fifo = sss::run(&t, Side::Dual, TieBreak::Fifo, false).0;
-    let mt = Algorithm::MtDualStar.run(&t);
+    let mt = TreeAlgorithm::MtDualStar.run(&t);
     assert_ne!(fifo.first_evaluated, mt.first_evaluated);
     assert_eq!(
-        Algorithm::DualStar.run(&t).first_evaluated,
+        TreeAlgorithm::DualStar.run(&t).first_evaluated,
         mt.first_evaluated
     );
 
     // DUAL* dominance over alpha-beta.
     let t = tree("[0,[0,0]]");
-    let ab = Algorithm::AlphaBetaFailHard.run(&t);
+    let ab = TreeAlgorithm::AlphaBetaFailHard.run(&t);
     assert_eq!(first_labels(&t, &ab), ["1", "2.1"]);
     let fifo = sss::run(&t, Side::Dual, TieBreak::Fifo, false).0;
     assert!(!dominated(&fifo, &ab));
-    assert!(dominated(&Algorithm::DualStar.run(&t), &ab));
+    assert!(dominated(&TreeAlgorithm::DualStar.run(&t), &ab));
 
     // SSS* dominance over alpha-beta: FIFO evaluates 2.2, alpha-beta cuts it.
     let t = tree("[[[0]],[0,0]]");
-    let ab = Algorithm::AlphaBetaFailHard.run(&t);
+    let ab = TreeAlgorithm::AlphaBetaFailHard.run(&t);
     assert_eq!(first_labels(&t, &ab), ["1.1.1", "2.1"]);
     let fifo = sss::run(&t, Side::Sss, TieBreak::Fifo, false).0;
     assert!(first_labels(&t, &fifo).contains(&"2.2".to_string()));
-    assert!(dominated(&Algorithm::SssStar.run(&t), &ab));
+    assert!(dominated(&TreeAlgorithm::SssStar.run(&t), &ab));
 }
 
 #[test]
@@ -108,24 +111,24 @@ fn lifo_counterexamples() {
     let t = tree("[0,[0,0]]");
     let lifo = sss::run(&t, Side::Sss, TieBreak::Lifo, false).0;
     assert_eq!(first_labels(&t, &lifo), ["1", "2.1", "2.2"]);
-    let ab = Algorithm::AlphaBetaFailHard.run(&t);
+    let ab = TreeAlgorithm::AlphaBetaFailHard.run(&t);
     assert_eq!(first_labels(&t, &ab), ["1", "2.1"]);
     assert!(!dominated(&lifo, &ab));
-    let sss = Algorithm::SssStar.run(&t);
+    let sss = TreeAlgorithm::SssStar.run(&t);
     assert_eq!(first_labels(&t, &sss), ["1", "2.1"]);
     assert_eq!(
         sss.first_evaluated,
-        Algorithm::MtSssStar.run(&t).first_evaluated
+        TreeAlgorithm::MtSssStar.run(&t).first_evaluated
     );
 
     // DUAL* dominance and MT-DUAL* equivalence.
     let t = tree("[[0,[0,0]]]");
     let lifo = sss::run(&t, Side::Dual, TieBreak::Lifo, false).0;
-    let ab = Algorithm::AlphaBetaFailHard.run(&t);
+    let ab = TreeAlgorithm::AlphaBetaFailHard.run(&t);
     assert!(!dominated(&lifo, &ab));
     assert_ne!(
         lifo.first_evaluated,
-        Algorithm::MtDualStar.run(&t).first_evaluated
+        TreeAlgorithm::MtDualStar.run(&t).first_evaluated
     );
-    assert!(dominated(&Algorithm::DualStar.run(&t), &ab));
+    assert!(dominated(&TreeAlgorithm::DualStar.run(&t), &ab));
 }

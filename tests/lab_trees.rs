@@ -3,7 +3,7 @@
 use nullwindow::lab::cli::run_sss_cli_to;
 use nullwindow::lab::sss::{self, TraceStep, format_open, format_trace_line};
 use nullwindow::lab::svg::{NodeClass, classify, render_svg};
-use nullwindow::lab::{Algorithm, Naming, Tree};
+use nullwindow::lab::{Naming, Tree, TreeAlgorithm};
 
 const EXAMPLE_1: &str = "[[[2,2]],[[7],[6,0]],[[1]],[[2],[9]]]";
 const EXAMPLE_2: &str = "[[5,-2,3],[1,-5,7],[5,5,4]]";
@@ -150,7 +150,7 @@ fn example_2_trace_step_by_step_in_letters() {
         ["e", "h", "k", "f", "l", "m"]
     );
     // SSS* never evaluates g, i, j; alpha-beta skips only j.
-    let ab = Algorithm::AlphaBetaFailHard.run(&t);
+    let ab = TreeAlgorithm::AlphaBetaFailHard.run(&t);
     assert_eq!(ab.value, 4);
     let mut ab_leaves = labels(&t, &ab.first_evaluated, Naming::Letters);
     ab_leaves.sort();
@@ -203,35 +203,38 @@ fn example_2_dual_star_trace() {
 fn every_algorithm_on_the_examples() {
     for (json, value) in [(EXAMPLE_1, 6), (EXAMPLE_2, 4)] {
         let t = tree(json);
-        for alg in Algorithm::ALL {
+        for alg in TreeAlgorithm::ALL {
             let r = alg.run(&t);
             assert_eq!(r.value, value, "{alg} on {json}");
             assert_eq!(r.algorithm, alg);
             assert_eq!(r.mt_calls.is_some(), alg.is_mt_driver());
             assert!(r.evaluations >= r.distinct_leaves());
         }
-        let sss = Algorithm::SssStar.run(&t);
-        let mt = Algorithm::MtSssStar.run(&t);
+        let sss = TreeAlgorithm::SssStar.run(&t);
+        let mt = TreeAlgorithm::MtSssStar.run(&t);
         assert_eq!(sss.first_evaluated, mt.first_evaluated);
-        let dual = Algorithm::DualStar.run(&t);
-        let mt_dual = Algorithm::MtDualStar.run(&t);
+        let dual = TreeAlgorithm::DualStar.run(&t);
+        let mt_dual = TreeAlgorithm::MtDualStar.run(&t);
         assert_eq!(dual.first_evaluated, mt_dual.first_evaluated);
     }
 }
 
 #[test]
 fn algorithm_names_round_trip() {
-    for alg in Algorithm::ALL {
-        assert_eq!(Algorithm::from_name(alg.cli_name()), Some(alg));
-        assert_eq!(Algorithm::from_name(alg.name()), Some(alg));
+    for alg in TreeAlgorithm::ALL {
+        assert_eq!(TreeAlgorithm::from_name(alg.cli_name()), Some(alg));
+        assert_eq!(TreeAlgorithm::from_name(alg.name()), Some(alg));
         assert_eq!(
-            Algorithm::from_name(&alg.cli_name().to_uppercase()),
+            TreeAlgorithm::from_name(&alg.cli_name().to_uppercase()),
             Some(alg)
         );
     }
-    assert_eq!(Algorithm::from_name("sss*"), Some(Algorithm::SssStar));
-    assert_eq!(Algorithm::from_name("c*"), Some(Algorithm::MtdBi));
-    assert_eq!(Algorithm::from_name("nonsense"), None);
+    assert_eq!(
+        TreeAlgorithm::from_name("sss*"),
+        Some(TreeAlgorithm::SssStar)
+    );
+    assert_eq!(TreeAlgorithm::from_name("c*"), Some(TreeAlgorithm::MtdBi));
+    assert_eq!(TreeAlgorithm::from_name("nonsense"), None);
 }
 
 fn cli(args: &[&str]) -> Result<String, String> {
@@ -267,8 +270,8 @@ fn cli_trace_lines() {
 #[test]
 fn cli_table_and_single_algorithms() {
     let out = cli(&["--tree", EXAMPLE_2, "--algorithm", "all"]).expect("cli runs");
-    assert_eq!(out.lines().count(), 1 + Algorithm::ALL.len());
-    for alg in Algorithm::ALL {
+    assert_eq!(out.lines().count(), 1 + TreeAlgorithm::ALL.len());
+    for alg in TreeAlgorithm::ALL {
         assert!(out.contains(alg.name()), "table lacks {alg}");
     }
     let out = cli(&["--tree", EXAMPLE_2, "--algorithm=mtdf", "--guess", "4"]).expect("cli runs");
@@ -302,7 +305,7 @@ fn cli_rejects_bad_input() {
 #[test]
 fn svg_marks_never_visited_nodes() {
     let t = tree(EXAMPLE_1);
-    let r = Algorithm::SssStar.run(&t);
+    let r = TreeAlgorithm::SssStar.run(&t);
     let classes = classify(&t, &r);
     let class_of = |label: &str| classes[t.find_dewey(label).expect("node exists")];
     assert_eq!(class_of("4.2"), NodeClass::NeverVisited);
@@ -332,7 +335,7 @@ fn svg_marks_never_visited_nodes() {
 #[test]
 fn example_2_svg_leaves() {
     let t = tree(EXAMPLE_2);
-    let r = Algorithm::SssStar.run(&t);
+    let r = TreeAlgorithm::SssStar.run(&t);
     let classes = classify(&t, &r);
     let by_letter = |l: &str| classes[t.find_label(l, Naming::Letters).expect("node exists")];
     for l in ["g", "i", "j"] {
@@ -364,7 +367,7 @@ fn cli_dual_trace_and_degenerate_trees() {
     let out = cli(&["--tree", "7", "--trace"]).expect("cli runs");
     assert!(out.starts_with("1 - e,L,inf\n2 1 e,S,7\nalgorithm: SSS*\nvalue: 7\n"));
     let out = cli(&["--tree", " [ [ 3 ] ] ", "--algorithm", "all"]).expect("cli runs");
-    assert_eq!(out.lines().count(), 1 + Algorithm::ALL.len());
+    assert_eq!(out.lines().count(), 1 + TreeAlgorithm::ALL.len());
     for t in [
         "7",
         "[[[[1]]]]",
@@ -372,7 +375,7 @@ fn cli_dual_trace_and_degenerate_trees() {
         "[-2147483648,2147483647]",
     ] {
         let tree = tree(t);
-        for alg in Algorithm::ALL {
+        for alg in TreeAlgorithm::ALL {
             assert_eq!(alg.run(&tree).value, tree.minimax_value(), "{alg} on {t}");
         }
     }

@@ -483,12 +483,14 @@ fn readme_option_rows() -> Vec<[String; 4]> {
         .collect()
 }
 
-/// The README is the manual: its option table names exactly the options `uci` announces, each
-/// with the engine's type, default (the first backticked or plain word of the cell, so a note
-/// may follow it), spin range and combo values. A renamed option, a new default (a new
-/// embedded net's name) or a changed range fails here until the README says so too.
+/// The README is the manual: its option table names exactly the options of the one
+/// declaration (`uci::options::OPTIONS`, which `uci` announces: checked here too), each with
+/// its type, default (the first backticked or plain word of the cell, so a note may follow it),
+/// spin range and combo values. A renamed option, a new default (a new embedded net's name) or
+/// a changed range fails here until the README says so too.
 #[test]
 fn readme_option_table_matches_uci() {
+    use nullwindow::uci::options::{Kind, OPTIONS};
     let strip = |s: &str| s.trim_matches('`').to_string();
     let mut e = Engine::start();
     e.send("uci");
@@ -496,46 +498,101 @@ fn readme_option_table_matches_uci() {
     let announced: Vec<String> = e
         .seen
         .iter()
-        .filter_map(|l| l.strip_prefix("option name ").map(str::to_string))
+        .filter(|l| l.starts_with("option name "))
+        .cloned()
         .collect();
+    let declared: Vec<String> = OPTIONS.iter().map(|o| o.uci_line()).collect();
+    assert_eq!(announced, declared, "uci announces the table, in its order");
     let rows = readme_option_rows();
-    assert_eq!(rows.len(), announced.len(), "README rows {rows:?}");
-    for opt in &announced {
-        let (name, rest) = opt.split_once(" type ").expect("option line has a type");
+    assert_eq!(rows.len(), OPTIONS.len(), "README rows {rows:?}");
+    for opt in OPTIONS {
+        let name = opt.name;
         let row = rows
             .iter()
             .find(|r| strip(&r[0]) == name)
             .unwrap_or_else(|| panic!("option '{name}' is missing from README's table"));
-        let words: Vec<&str> = rest.split_whitespace().collect();
-        assert_eq!(row[1], words[0], "type of {name}");
-        let value_of = |key: &str| {
-            words
-                .iter()
-                .position(|&w| w == key)
-                .map(|i| words[i + 1].to_string())
+        let default_cell = strip(row[2].split(" (").next().unwrap_or_default());
+        let (kind, default) = match &opt.kind {
+            Kind::Spin {
+                default, min, max, ..
+            } => {
+                assert_eq!(row[3], format!("{min} – {max}"), "range of {name}");
+                ("spin", default.to_string())
+            }
+            Kind::Check { default, .. } => ("check", default.to_string()),
+            Kind::Combo { default, vars, .. } => {
+                let listed: Vec<String> = row[3].split_whitespace().map(strip).collect();
+                assert_eq!(listed, *vars, "values of {name}");
+                ("combo", default.to_string())
+            }
+            Kind::String { default, .. } => ("string", default.to_string()),
+            Kind::Button { .. } => ("button", String::new()),
         };
-        if let Some(default) = value_of("default") {
-            let cell = row[2].split(" (").next().unwrap_or_default();
-            assert_eq!(strip(cell), default, "default of {name}");
-        } else {
-            assert_eq!(row[2], "", "a button has no default: {name}");
-        }
-        if words[0] == "spin" {
-            let range = format!(
-                "{} – {}",
-                value_of("min").expect("min"),
-                value_of("max").expect("max")
+        assert_eq!(row[1], kind, "type of {name}");
+        assert_eq!(default_cell, default, "default of {name}");
+    }
+}
+
+/// The README's `SearchFeatures` row lists every switch of the one declaration
+/// (`FEATURE_NAMES`, in its order) and, as the default's exceptions, exactly `OFF_BY_DEFAULT`;
+/// the removed switches appear in neither, and each has its record in
+/// docs/history/experiments.md.
+#[test]
+fn readme_switch_lists_match_the_declaration() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let text = std::fs::read_to_string(path).expect("read README.md");
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| `SearchFeatures`"))
+        .expect("README's option table has a SearchFeatures row");
+    let list_after = |marker: &str| -> Vec<String> {
+        let rest = row
+            .split(marker)
+            .nth(1)
+            .unwrap_or_else(|| panic!("'{marker}' in the SearchFeatures row"));
+        let span = rest.split('`').nth(1).expect("a backticked list");
+        span.split_whitespace().map(str::to_string).collect()
+    };
+    let names: Vec<&str> = nullwindow::search::FEATURE_NAMES.to_vec();
+    assert_eq!(list_after("which techniques are on: "), names);
+    let off: Vec<&str> = nullwindow::search::OFF_BY_DEFAULT.to_vec();
+    assert_eq!(list_after("every technique but "), off);
+    let history = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/history/experiments.md");
+    let history = std::fs::read_to_string(history).expect("read docs/history/experiments.md");
+    for name in nullwindow::search::REMOVED {
+        assert!(!names.contains(&name), "{name}");
+        assert!(
+            history.contains(&format!("### `{name}`")),
+            "docs/history/experiments.md has no '### `{name}`' entry"
+        );
+    }
+}
+
+/// docs/architecture.md's technique table names only switches that exist.
+#[test]
+fn architecture_technique_table_names_existing_switches() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/architecture.md");
+    let text = std::fs::read_to_string(path).expect("read docs/architecture.md");
+    let section = text
+        .split("\n## Search techniques in full\n")
+        .nth(1)
+        .expect("a '## Search techniques in full' section");
+    let rows: Vec<&str> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .collect();
+    assert!(rows.len() >= 5, "{rows:?}");
+    for row in rows {
+        // The switch column: its backticked names, before any note in parentheses.
+        let switch = row.split('|').nth(2).expect("a switch column");
+        let names = switch.split(" (").next().unwrap_or_default();
+        for name in names.split('`').skip(1).step_by(2) {
+            assert!(
+                nullwindow::search::FEATURE_NAMES.contains(&name),
+                "docs/architecture.md names '{name}', no switch of SearchFeatures"
             );
-            assert_eq!(row[3], range, "range of {name}");
-        }
-        if words[0] == "combo" {
-            let vars: Vec<&str> = words
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1])
-                .collect();
-            let listed: Vec<String> = row[3].split_whitespace().map(strip).collect();
-            assert_eq!(listed, vars, "values of {name}");
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::position::{Bitboard, Board, Color, File, Role};
 /// rook-pawn fortress), [`SCALE_NO_PAWNS_SMALL_EDGE`] for a pawnless edge smaller than a rook,
 /// [`SCALE_OPPOSITE_BISHOPS`] for opposite-coloured bishops with only pawns besides. The
 /// hand-crafted evaluation applies it to its endgame score (the side ahead by that score's
-/// sign); the search's `egscale` applies it to the network's.
+/// sign).
 #[inline]
 pub fn scale_factor(b: &Board, strong: Color) -> i32 {
     let weak = !strong;

@@ -12,7 +12,7 @@
 
 use std::io::Write;
 
-use super::algorithms::{Algorithm, SearchResult};
+use super::kinds::{SearchResult, TreeAlgorithm};
 use super::sss::{self, format_trace_line};
 use super::svg::render_svg;
 use super::tree::{Naming, Tree, Value, format_value};
@@ -42,7 +42,7 @@ struct Options {
     naming: Naming,
     svg: Option<String>,
     /// `None` means `all`.
-    algorithm: Option<Algorithm>,
+    algorithm: Option<TreeAlgorithm>,
     guess: Value,
 }
 
@@ -56,7 +56,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut trace = false;
     let mut naming = Naming::Dewey;
     let mut svg = None;
-    let mut algorithm = Some(Algorithm::SssStar);
+    let mut algorithm = Some(TreeAlgorithm::SssStar);
     let mut guess: Value = 0;
     let mut flags = super::Flags::new(args);
     while let Some(flag) = flags.next_flag() {
@@ -78,7 +78,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 algorithm = if name.eq_ignore_ascii_case("all") {
                     None
                 } else {
-                    Some(Algorithm::from_name(&name).ok_or_else(|| {
+                    Some(TreeAlgorithm::from_name(&name).ok_or_else(|| {
                         format!("unknown algorithm '{name}' (try --help for the list)")
                     })?)
                 };
@@ -96,7 +96,12 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     }
     let json = tree_json.ok_or("missing --tree '<json>' (try --help)")?;
     let tree = Tree::from_json(&json).map_err(|e| format!("bad --tree: {e}"))?;
-    if trace && !matches!(algorithm, Some(Algorithm::SssStar | Algorithm::DualStar)) {
+    if trace
+        && !matches!(
+            algorithm,
+            Some(TreeAlgorithm::SssStar | TreeAlgorithm::DualStar)
+        )
+    {
         return Err("--trace is only available for the OPEN-list algorithms (sss, dual)".into());
     }
     Ok(Parsed::Run(Box::new(Options {
@@ -133,7 +138,7 @@ pub fn run_sss_cli_to(args: &[String], out: &mut dyn Write) -> Result<(), String
         Some(alg) => {
             let result = if opts.trace {
                 let (result, steps) = match alg {
-                    Algorithm::DualStar => sss::dual_star_traced(tree),
+                    TreeAlgorithm::DualStar => sss::dual_star_traced(tree),
                     _ => sss::sss_star_traced(tree),
                 };
                 for step in &steps {
@@ -147,14 +152,14 @@ pub fn run_sss_cli_to(args: &[String], out: &mut dyn Write) -> Result<(), String
             result
         }
         None => {
-            let results: Vec<SearchResult> = Algorithm::ALL
+            let results: Vec<SearchResult> = TreeAlgorithm::ALL
                 .iter()
                 .map(|a| a.run_with_guess(tree, opts.guess))
                 .collect();
             write_table(out, tree, &results, naming).map_err(io)?;
             results
                 .into_iter()
-                .find(|r| r.algorithm == Algorithm::SssStar)
+                .find(|r| r.algorithm == TreeAlgorithm::SssStar)
                 .unwrap_or_else(|| sss::sss_star(tree))
         }
     };

@@ -6,9 +6,11 @@
 //!
 //! * [`tree`]: the [`Tree`] type, its JSON reader and node names (Dewey
 //!   notation or letters);
-//! * [`algorithms`]: the [`Algorithm`] catalogue, the common
-//!   [`SearchResult`], and minimax, negamax, alpha-beta (fail-hard and
-//!   fail-soft), NegaScout;
+//! * [`kinds`]: the [`TreeAlgorithm`] catalogue, the common [`SearchResult`]
+//!   and the `Recorder` every algorithm counts with (what the files below
+//!   share; this module's `TreeAlgorithm::run` picks which one runs);
+//! * [`algorithms`]: minimax, negamax, alpha-beta (fail-hard and fail-soft),
+//!   NegaScout;
 //! * [`sss`]: SSS* and DUAL* with an explicit OPEN list and trace;
 //! * [`mt`]: MT (memory-enhanced test) and its drivers MT-SSS*, MT-DUAL*,
 //!   C*/MTD-bi, MTD(f);
@@ -22,12 +24,13 @@
 pub mod algorithms;
 pub mod chess;
 pub mod cli;
+pub mod kinds;
 pub mod mt;
 pub mod sss;
 pub mod svg;
 pub mod tree;
 
-pub use algorithms::{Algorithm, SearchResult};
+pub use kinds::{SearchResult, TreeAlgorithm};
 
 /// Reads command-line flags in both `--flag value` and `--flag=value` form (the lab commands'
 /// shared argument loop).
@@ -82,3 +85,30 @@ impl<'a> Flags<'a> {
     }
 }
 pub use tree::{INF, Naming, NodeId, NodeKind, Tree, TreeSpec, Value};
+
+/// The dispatch: which function of [`algorithms`], [`mt`] or [`sss`] each algorithm runs. It
+/// lives above them so that they import only the vocabulary of [`kinds`], never each other.
+impl TreeAlgorithm {
+    /// Runs the algorithm on `tree` (MTD(f) with first guess 0).
+    pub fn run(self, tree: &Tree) -> SearchResult {
+        self.run_with_guess(tree, 0)
+    }
+
+    /// Runs the algorithm; `guess` is MTD(f)'s first guess and is ignored by
+    /// the other algorithms.
+    pub fn run_with_guess(self, tree: &Tree, guess: Value) -> SearchResult {
+        match self {
+            TreeAlgorithm::Minimax => algorithms::minimax(tree),
+            TreeAlgorithm::Negamax => algorithms::negamax(tree),
+            TreeAlgorithm::AlphaBetaFailHard => algorithms::alpha_beta_fail_hard(tree),
+            TreeAlgorithm::AlphaBetaFailSoft => algorithms::alpha_beta_fail_soft(tree),
+            TreeAlgorithm::NegaScout => algorithms::negascout(tree),
+            TreeAlgorithm::SssStar => sss::sss_star(tree),
+            TreeAlgorithm::DualStar => sss::dual_star(tree),
+            TreeAlgorithm::MtSssStar => mt::mt_sss_star(tree),
+            TreeAlgorithm::MtDualStar => mt::mt_dual_star(tree),
+            TreeAlgorithm::MtdBi => mt::mtd_bi(tree),
+            TreeAlgorithm::MtdF => mt::mtd_f(tree, guess),
+        }
+    }
+}

@@ -36,7 +36,7 @@
 //!   (rounded so that `lower < gamma <= upper`) until they meet;
 //! * MTD(f): `g = guess`; test `gamma = g + 1` if `g == lower` else `g`.
 
-use super::algorithms::{Algorithm, Recorder, SearchResult};
+use super::kinds::{Recorder, SearchResult, TreeAlgorithm};
 use super::tree::{INF, NodeId, NodeKind, Tree, Value};
 
 /// MT with its unbounded table, for building custom drivers.
@@ -75,7 +75,7 @@ impl<'t> Mt<'t> {
     }
 
     /// Finishes into a [`SearchResult`].
-    pub fn finish(self, algorithm: Algorithm, value: Value) -> SearchResult {
+    pub fn finish(self, algorithm: TreeAlgorithm, value: Value) -> SearchResult {
         let calls = self.calls;
         self.rec.finish(algorithm, value, Some(calls))
     }
@@ -149,7 +149,7 @@ pub fn mt_sss_star(tree: &Tree) -> SearchResult {
             break;
         }
     }
-    mt.finish(Algorithm::MtSssStar, g)
+    mt.finish(TreeAlgorithm::MtSssStar, g)
 }
 
 /// MT-DUAL*: start at `-inf` and raise the lower bound with tests at
@@ -164,7 +164,7 @@ pub fn mt_dual_star(tree: &Tree) -> SearchResult {
             break;
         }
     }
-    mt.finish(Algorithm::MtDualStar, g)
+    mt.finish(TreeAlgorithm::MtDualStar, g)
 }
 
 /// C* / MTD-bi: bisection between the bounds `lower < upper`, testing
@@ -183,7 +183,7 @@ pub fn mtd_bi(tree: &Tree) -> SearchResult {
             lower = g;
         }
     }
-    mt.finish(Algorithm::MtdBi, g)
+    mt.finish(TreeAlgorithm::MtdBi, g)
 }
 
 /// MTD(f) from the first guess `guess` (clamped into `(-inf, +inf)`).
@@ -200,5 +200,5 @@ pub fn mtd_f(tree: &Tree, guess: Value) -> SearchResult {
             lower = g;
         }
     }
-    mt.finish(Algorithm::MtdF, g)
+    mt.finish(TreeAlgorithm::MtdF, g)
 }

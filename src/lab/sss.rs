@@ -68,7 +68,7 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
-use super::algorithms::{Algorithm, Recorder, SearchResult};
+use super::kinds::{Recorder, SearchResult, TreeAlgorithm};
 use super::tree::{INF, Naming, NodeId, NodeKind, Tree, Value, format_value};
 
 /// Status of an OPEN-list state.
@@ -352,8 +352,8 @@ pub fn run(tree: &Tree, side: Side, tie: TieBreak, trace: bool) -> (SearchResult
         }
     };
     let algorithm = match side {
-        Side::Sss => Algorithm::SssStar,
-        Side::Dual => Algorithm::DualStar,
+        Side::Sss => TreeAlgorithm::SssStar,
+        Side::Dual => TreeAlgorithm::DualStar,
     };
     (rec.finish(algorithm, value, None), steps)
 }

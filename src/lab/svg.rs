@@ -17,7 +17,7 @@
 
 use std::fmt::Write as _;
 
-use super::algorithms::SearchResult;
+use super::kinds::SearchResult;
 use super::tree::{Naming, NodeId, NodeKind, Tree, format_value};
 
 /// How a node is drawn.

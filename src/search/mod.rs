@@ -9,32 +9,31 @@
 //! prints: it reports through the [`Reporter`] trait, and the UCI layer turns reports into
 //! `info` lines.
 
+mod driver;
 mod node;
+pub mod ordering;
 pub mod params;
 pub mod smp;
-pub mod sss;
 pub mod stats;
 pub mod strength;
 mod syzygy;
 pub mod wdl;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::eval::Evaluator;
-use crate::eval::endgame;
-use crate::eval::params::SCALE_NORMAL;
-use crate::history::History;
 use crate::limits::SearchLimits;
 use crate::nnue::{Network, Nnue};
 use crate::position::{Bitboard, Move, Piece, Position};
+use crate::search::ordering::history::History;
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
 
+pub use driver::sss;
 pub use smp::ThreadPool;
-pub use stats::{Features, OFF_BY_DEFAULT, SearchStats};
+pub use stats::{FEATURE_NAMES, Features, OFF_BY_DEFAULT, REMOVED, SearchStats};
 pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
 /// Deepest ply the search reaches (stack and PV sizes).
@@ -113,8 +112,19 @@ impl Algorithm {
         Algorithm::Sss,
     ];
 
+    /// The UCI names, in the order of [`Algorithm::ALL`] (the values of the UCI combo).
+    pub const NAMES: [&'static str; 8] = {
+        let mut names = [""; 8];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Algorithm::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
     /// UCI name.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Algorithm::AlphaBeta => "AlphaBeta",
             Algorithm::Pvs => "PVS",
@@ -281,8 +291,6 @@ struct Frame {
     /// The squares the opponent attacked at this node (`threathist`; empty otherwise), the
     /// butterfly slot of the move made from it.
     threats: Bitboard,
-    /// Beta cutoffs of the nodes at this ply since the grandparent's node began (`cutoffcnt`).
-    cutoffs: u32,
     /// The late move reduction of the move being searched from this ply (0 outside its
     /// reduced search), read by the child as its prior reduction (`hindsight`).
     reduction: i32,
@@ -330,11 +338,8 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     /// The (`lmr_base_x100`, `lmr_divisor_x100`) the `lmr` table was built with.
     lmr_key: (i32, i32),
-    /// SSS*: the move that solved each position in earlier iterations of this search (packed),
-    /// for move ordering.
-    sss_hints: HashMap<u64, u16>,
-    /// SSS*: most states an iteration may hold ([`sss::SSS_MAX_STATES`] by default).
-    sss_max_states: usize,
+    /// What the `SSS` driver keeps between its iterations (src/search/driver/sss.rs).
+    sss: sss::SssState,
     /// Syzygy tablebases: options and what they mean for this search.
     tb: syzygy::TbState,
     /// Index of the MultiPV line the root search is working on (for `currmovenumber`).
@@ -387,8 +392,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             lmr: lmr_table(lmr_key.0, lmr_key.1),
             lmr_key,
-            sss_hints: HashMap::new(),
-            sss_max_states: sss::SSS_MAX_STATES,
+            sss: sss::SssState::default(),
             tb: syzygy::TbState::default(),
             pv_idx: 0,
         }
@@ -425,7 +429,7 @@ impl Searcher {
     /// Sets the most states an SSS* iteration may hold before it is abandoned (default
     /// [`sss::SSS_MAX_STATES`]; at least 1).
     pub fn set_sss_max_states(&mut self, states: usize) {
-        self.sss_max_states = states.max(1);
+        self.sss.max_states = states.max(1);
     }
 
     /// Nodes searched by the last (or current) search of this searcher.
@@ -477,7 +481,7 @@ impl Searcher {
         self.set_net(opts.net.as_ref());
         self.refresh_lmr();
         self.nmp_min_ply = 0;
-        self.sss_hints.clear();
+        self.sss.new_search();
         // In a Lazy SMP search the pool starts the table's new generation once, for all.
         if self.smp.is_none() {
             self.tt.new_search();
@@ -677,222 +681,6 @@ impl Searcher {
         }
     }
 
-    /// One root search of `root_moves[pv_idx..]`, inside aspiration windows around the
-    /// previous score that widen on a fail high or low.
-    fn aspiration(
-        &mut self,
-        pos: &mut Position,
-        root_moves: &mut [RootMove],
-        pv_idx: usize,
-        depth: i32,
-        ctl: &SearchControl,
-        reporter: &mut dyn Reporter,
-    ) {
-        let prev = root_moves[pv_idx].prev_score;
-        let mut delta = params::asp_delta();
-        let (mut alpha, mut beta) = if depth >= params::asp_min_depth() && prev.abs() < MATE_IN_MAX
-        {
-            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-        } else {
-            (-INFINITE, INFINITE)
-        };
-        // `aspfh`: plies off the iteration's depth, one per fail high since the last fail low.
-        let mut fail_highs = 0;
-        loop {
-            self.stats.root_searches += 1;
-            let root = &mut root_moves[pv_idx..];
-            let search_depth = (depth - fail_highs).max((depth + 1) / 2);
-            let score = self.search_root(pos, root, search_depth, alpha, beta, ctl, reporter);
-            // Stable sort: the best move first, the others keep their previous order.
-            root_moves[pv_idx..].sort_by_key(|rm| -rm.score);
-            if self.stopped {
-                return;
-            }
-            if score <= alpha {
-                self.stats.aspiration_researches += 1;
-                if self.elapsed_ms() > 1000 {
-                    let rm = &root_moves[pv_idx];
-                    reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Upper));
-                }
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITE);
-                fail_highs = 0;
-            } else if score >= beta {
-                self.stats.aspiration_researches += 1;
-                if self.elapsed_ms() > 1000 {
-                    let rm = &root_moves[pv_idx];
-                    reporter.iteration(&self.info(depth as u32, pv_idx, rm, ScoreBound::Lower));
-                }
-                beta = (score + delta).min(INFINITE);
-                if self.features.asp_fh_reduce && score.abs() < MATE_IN_MAX {
-                    fail_highs += 1;
-                }
-            } else {
-                return;
-            }
-            delta += (delta * params::asp_growth() / 100).max(1);
-            if delta > 1000 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
-    }
-
-    /// One iteration of a null-window driver: MT calls (root searches with the window
-    /// `(gamma - 1, gamma)`) until the lower and upper bounds meet. The best move is the one
-    /// that failed high last; the PV is read from the TT.
-    ///
-    /// MTD(f) as engines played it (each part a [`Features`] switch, off in pure mode, so
-    /// that the lab's MTD(f) stays Plaat's):
-    /// - `mtdavg`: the first guess is the mean of the last two iterations' values
-    ///   (`prev2`, `-INFINITE` if there is none) rather than the last one alone;
-    /// - `mtdstep`: the first pass after a change of direction tests just past the
-    ///   fail-soft value, as Plaat's MTD(f) does; each further pass that moves the same
-    ///   bound steps `mtd_step_x100`/100 times further (1, 2, 4, ... cp), and once both
-    ///   bounds are known never past their midpoint, which bisects a wide interval;
-    /// - `mtdfallback`: after `mtd_max_passes` passes without convergence (the bounds of a
-    ///   pruned, reduced search need not agree from pass to pass), one PVS search with the
-    ///   window just outside the bounds found (widened to infinity on its side if it fails)
-    ///   ends the iteration with an exact value and a PV from the search;
-    /// - `mtdpv`: each pass searches the best root move so far as a PV node (its first line
-    ///   is pruned and reduced as PVS's principal variation is), the rest as cut nodes.
-    #[allow(clippy::too_many_arguments)]
-    fn mtd(
-        &mut self,
-        pos: &mut Position,
-        root_moves: &mut [RootMove],
-        depth: i32,
-        algorithm: Algorithm,
-        prev2: i32,
-        ctl: &SearchControl,
-        reporter: &mut dyn Reporter,
-    ) {
-        let enhanced = algorithm == Algorithm::MtdF;
-        let (avg, steps, fallback) = (
-            enhanced && self.features.mtd_avg,
-            enhanced && self.features.mtd_steps,
-            enhanced && self.features.mtd_fallback,
-        );
-        let guess = match root_moves[0].prev_score {
-            s if s == -INFINITE => 0,
-            s if avg
-                && prev2 != -INFINITE
-                && s.abs() < MATE_IN_MAX
-                && prev2.abs() < MATE_IN_MAX =>
-            {
-                (s + prev2).div_euclid(2)
-            }
-            s => s,
-        };
-        let (mut lower, mut upper) = (-INFINITE, INFINITE);
-        let mut g = guess;
-        // Direction of the last pass (+1: fail high, -1: fail low, 0: none yet) and the step
-        // past the fail-soft value of the next pass (`mtdstep`).
-        let (mut dir, mut step) = (0i32, 1i32);
-        let mut passes = 0;
-        loop {
-            let gamma = match algorithm {
-                Algorithm::MtSss => upper,
-                Algorithm::MtDual => lower + 1,
-                Algorithm::MtdBi => {
-                    if lower == -INFINITE && upper == INFINITE {
-                        guess.max(-INFINITE + 1)
-                    } else {
-                        lower + (upper - lower + 1) / 2
-                    }
-                }
-                _ if steps && dir != 0 => {
-                    // Test `gamma`: a fail high proves `>= gamma`, a fail low `< gamma`;
-                    // `lower < gamma <= upper` guarantees progress.
-                    let both = lower > -INFINITE && upper < INFINITE;
-                    let mid = lower + (upper - lower + 1) / 2;
-                    let t = if dir > 0 {
-                        let t = lower.saturating_add(step);
-                        if both { t.min(mid) } else { t }
-                    } else {
-                        let t = upper.saturating_add(1).saturating_sub(step);
-                        if both { t.max(mid) } else { t }
-                    };
-                    t.clamp(lower + 1, upper)
-                }
-                _ => {
-                    if g == lower {
-                        g + 1
-                    } else {
-                        g
-                    }
-                }
-            };
-            self.stats.root_searches += 1;
-            let v = self.search_root(pos, root_moves, depth, gamma - 1, gamma, ctl, reporter);
-            root_moves.sort_by_key(|rm| -rm.score);
-            if self.stopped {
-                return;
-            }
-            let d = if v >= gamma {
-                lower = v;
-                1
-            } else {
-                upper = v;
-                -1
-            };
-            step = if d == dir {
-                (step.saturating_mul(params::mtd_step_x100()) / 100)
-                    .max(step + 1)
-                    .min(INFINITE)
-            } else {
-                1
-            };
-            dir = d;
-            g = v;
-            if lower >= upper {
-                break;
-            }
-            passes += 1;
-            if fallback && passes >= params::mtd_max_passes() {
-                self.mtd_window(pos, root_moves, depth, lower, upper, ctl, reporter);
-                return;
-            }
-        }
-        let best = &mut root_moves[0];
-        best.score = lower;
-        best.pv = self.pv_from_tt(pos, best.mv, depth as usize);
-    }
-
-    /// The end of an MTD(f) iteration that did not converge: a PVS search with the window
-    /// `(lower - 1, upper + 1)` around the bounds the MT passes found, widened to infinity on
-    /// the side it fails (the bounds of a pruned search are not proofs).
-    #[allow(clippy::too_many_arguments)]
-    fn mtd_window(
-        &mut self,
-        pos: &mut Position,
-        root_moves: &mut [RootMove],
-        depth: i32,
-        lower: i32,
-        upper: i32,
-        ctl: &SearchControl,
-        reporter: &mut dyn Reporter,
-    ) {
-        self.stats.mtd_fallbacks += 1;
-        let mut alpha = (lower - 1).max(-INFINITE);
-        let mut beta = (upper + 1).min(INFINITE);
-        loop {
-            self.stats.root_searches += 1;
-            let score = self.search_root(pos, root_moves, depth, alpha, beta, ctl, reporter);
-            root_moves.sort_by_key(|rm| -rm.score);
-            if self.stopped {
-                return;
-            }
-            if score <= alpha && alpha > -INFINITE {
-                alpha = -INFINITE;
-            } else if score >= beta && beta < INFINITE {
-                beta = INFINITE;
-            } else {
-                return;
-            }
-        }
-    }
-
     /// The principal variation read from the TT, starting with `first`.
     fn pv_from_tt(&self, pos: &mut Position, first: Move, max_len: usize) -> Vec<Move> {
         let mut pv = vec![first];
@@ -1018,24 +806,15 @@ impl Searcher {
     /// node and quiescence searches test it first), so the network is not asked about it.
     fn evaluate(&mut self, pos: &Position) -> i32 {
         self.stats.evals += 1;
-        let v = match self.nnue.as_mut() {
+        match self.nnue.as_mut() {
             Some(n) => {
                 let mut v = n.evaluate(pos);
                 if self.features.mat_scale {
                     v = v * material_scale(pos) / 1024;
                 }
-                if self.features.eg_scale && v != 0 {
-                    let strong = if v > 0 { pos.turn() } else { !pos.turn() };
-                    v = v * endgame::scale_factor(pos.board(), strong) / SCALE_NORMAL;
-                }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
             None => self.evaluator.evaluate(pos),
-        };
-        if self.features.fifty_scale {
-            v * (200 - pos.halfmoves().min(100) as i32) / 200
-        } else {
-            v
         }
     }
 }
@@ -1052,21 +831,6 @@ fn material_scale(pos: &Position) -> i32 {
 mod tests {
     use super::{Searcher, lmr_table, material_scale};
     use crate::position::Position;
-
-    /// `fiftyscale` multiplies the static evaluation by (200 − halfmove clock) / 200; off, the
-    /// clock does not change it.
-    #[test]
-    fn fifty_scale_damps_the_static_eval_by_the_halfmove_clock() {
-        let fresh = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 0 60", false).unwrap();
-        let stale = Position::from_fen("4k3/8/8/8/8/8/4P3/R3K3 w - - 80 60", false).unwrap();
-        let mut s = Searcher::new(1);
-        let raw = s.evaluate(&fresh);
-        assert!(raw > 300, "a rook and a pawn up: {raw}");
-        assert_eq!(s.evaluate(&stale), raw);
-        s.features.fifty_scale = true;
-        assert_eq!(s.evaluate(&fresh), raw);
-        assert_eq!(s.evaluate(&stale), raw * 120 / 200);
-    }
 
     /// `matscale`: the factor is 700 plus a 24th of the material, in 1024ths; on, the
     /// network's evaluation is multiplied by it, off it is not; the hand-crafted evaluation
@@ -1092,34 +856,6 @@ mod tests {
         assert!(raw > 300, "a rook up: {raw}");
         s.features.mat_scale = true;
         assert_eq!(s.evaluate(&rook), raw * (700 + 20) / 1024);
-    }
-
-    /// `egscale`: the network's evaluation times the hand-crafted endgame scale factor, for
-    /// the side the network says is ahead: a bare rook against a bishop is scaled to an
-    /// eighth, from either side's view; a rook and a pawn against a bishop are left alone; a
-    /// lone bishop is zeroed (it cannot mate).
-    #[test]
-    fn eg_scale_scales_the_network_eval_of_drawish_endgames() {
-        let net = crate::nnue::embedded_net().expect("the embedded network loads");
-        let mut s = Searcher::new(1);
-        s.set_net(Some(&net));
-        s.features.mat_scale = false;
-        for (fen, factor) in [
-            ("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", 16),
-            ("4k3/8/3b4/8/8/8/8/R3K3 b - - 0 60", 16),
-            ("4k3/8/3b4/8/8/8/4P3/R3K3 w - - 0 60", 128),
-            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 60", 0),
-        ] {
-            let pos = Position::from_fen(fen, false).unwrap();
-            s.features.eg_scale = false;
-            let raw = s.evaluate(&pos);
-            s.features.eg_scale = true;
-            assert_eq!(s.evaluate(&pos), raw * factor / 128, "{fen}: raw {raw}");
-        }
-        // The network and the rule agree on who is ahead in the rook-against-bishop ending.
-        let w = Position::from_fen("4k3/8/3b4/8/8/8/8/R3K3 w - - 0 60", false).unwrap();
-        s.features.eg_scale = false;
-        assert!(s.evaluate(&w) > 0);
     }
 
     /// The tunable hundredths give exactly the table of the former `f64` constants.

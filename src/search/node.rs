@@ -7,9 +7,9 @@ use super::{
     CURRMOVE_AFTER_MS, DRAW, INFINITE, MATE, MATE_IN_MAX, MAX_PLY, NONE_EVAL, Reporter, RootMove,
     SearchControl, Searcher,
 };
-use crate::history::{ContContext, ContKey, CorrKeys, History, NO_CONT, bonus};
-use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::position::{Bitboard, Color, Move, Position};
+use crate::search::ordering::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
+use crate::search::ordering::movepick::{MovePicker, Stage, is_noisy};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
 /// `evalhist`: butterfly history per centipawn of static-eval change a quiet move made, and the
@@ -91,7 +91,6 @@ impl Searcher {
         let old_alpha = alpha;
         let us = pos.turn();
         self.pv_len[0] = 0;
-        self.stack[2].cutoffs = 0;
         #[allow(clippy::needless_range_loop)]
         for i in 0..root_moves.len() {
             let m = root_moves[i].mv;
@@ -211,20 +210,11 @@ impl Searcher {
         (raw + c).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
     }
 
-    /// The correction-history keys of `pos` at `ply` for the tables that are on: pawn and
-    /// non-pawn structure, and (`contcorr`) the moves two plies and one ply back when both
-    /// were real moves.
+    /// The correction-history keys of `pos` for the tables that are on: pawn and non-pawn
+    /// structure.
     #[inline]
-    fn corr_keys(&self, pos: &Position, ply: usize) -> CorrKeys {
-        let mut keys = CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn);
-        if self.features.cont_corr && ply >= 2 {
-            let key = |back: usize| {
-                let f = &self.stack[ply - back];
-                Some(ContKey::new(f.piece?, f.mv?))
-            };
-            keys.cont = key(2).zip(key(1));
-        }
-        keys
+    fn corr_keys(&self, pos: &Position) -> CorrKeys {
+        CorrKeys::new(pos, self.features.corr_hist, self.features.corr_non_pawn)
     }
 
     /// Whether a table entry searched to `entry_depth` may answer for a search to `depth`:
@@ -246,12 +236,6 @@ impl Searcher {
         }
     }
 
-    /// The pawn history row of `pos` when `pawnhist` is on.
-    #[inline]
-    fn pawn_row(&self, pos: &Position) -> Option<usize> {
-        self.features.pawn_hist.then(|| History::pawn_row(pos))
-    }
-
     /// A quiet move `m` proved a fail high at `ply` from the table (a TT or an enhanced
     /// transposition cutoff) without being searched: it earns the history bonus of `depth`.
     #[inline]
@@ -262,9 +246,6 @@ impl Searcher {
         let us = pos.turn();
         let threats = self.history_threats(pos);
         self.history.update(us, m, threats, bonus(depth));
-        if let Some(row) = self.pawn_row(pos) {
-            self.history.update_pawn(row, us, m, bonus(depth));
-        }
         let cont = self.cont_context(ply);
         self.history.update_cont(&cont, us, m, bonus(depth));
     }
@@ -323,12 +304,11 @@ impl Searcher {
         };
         let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
         let tt_score = tt.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
-        let tt_noisy = tt_move.is_some_and(is_noisy);
         // On a PV now, or (`ttpv`) stored from one: what this node's entries say of it.
         let tt_pv = PV || (self.features.tt_pv && tt.is_some_and(|e| e.pv));
         if let Some(e) = tt {
             self.stats.tt_hits += 1;
-            if (!PV || (self.features.pv_tt_exact && e.bound == Bound::Exact))
+            if !PV
                 && self.tt_depth_usable(e.depth as i32, depth)
                 && (e.bound == Bound::Exact
                     || (e.bound == Bound::Lower && tt_score >= beta)
@@ -361,7 +341,7 @@ impl Searcher {
         let corr_keys = if in_check || excluded.is_some() {
             CorrKeys::default()
         } else {
-            self.corr_keys(pos, ply)
+            self.corr_keys(pos)
         };
         let raw_eval;
         let static_eval;
@@ -408,14 +388,10 @@ impl Searcher {
             self.history
                 .update(!pos.turn(), pm, self.stack[ply - 1].threats, b);
         }
-        let improving = if self.features.improving4 {
-            improving_from(static_eval, ply, |back| self.stack[ply - back].eval)
-        } else {
-            !in_check
-                && ply >= 2
-                && self.stack[ply - 2].eval != NONE_EVAL
-                && static_eval > self.stack[ply - 2].eval
-        };
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].eval != NONE_EVAL
+            && static_eval > self.stack[ply - 2].eval;
         // Hindsight: the reduction of the move into this node, judged now that both sides'
         // static evals are known.
         if self.features.hindsight
@@ -437,7 +413,6 @@ impl Searcher {
         self.stack[ply + 1].killers = [None; 2];
         self.stack[ply + 1].excluded = None;
         self.stack[ply + 1].double_ext = self.stack[ply].double_ext;
-        self.stack[ply + 2].cutoffs = 0;
 
         // Step 4. Whole-node pruning (non-PV, not in check, not in a singular search).
         if !PV && !in_check && excluded.is_none() {
@@ -606,7 +581,6 @@ impl Searcher {
         let cont = self.cont_context(ply);
         let threats = self.history_threats(pos);
         self.stack[ply].threats = threats;
-        let pawn_row = self.pawn_row(pos);
         let mut picker = MovePicker::new(
             pos,
             tt_move,
@@ -616,7 +590,6 @@ impl Searcher {
             self.features.capt_history,
         );
         picker.threats = threats;
-        picker.pawn_row = pawn_row;
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -633,29 +606,17 @@ impl Searcher {
             }
             let quiet = !is_noisy(m);
             let checks = quiet && pos.gives_check(m);
-            // Plies of LMR that a quiet move's history takes off (adds, when bad), at most
-            // `lmr_history_max` either way: butterfly history, or with `histlmr` butterfly
-            // plus continuation (the ordering score; +2.3 [−18.3, +22.9] at 20k nodes/move,
-            // 600 games, unbounded per 10000 points −10.0 [−28.6, +8.5] at 10k: off by default).
-            let hist_plies = if !quiet {
-                0
-            } else if self.features.hist_lmr {
-                self.history.quiet_score(&cont, us, m, threats, pawn_row) / lmr_conthist_divisor()
+            // Plies of LMR that a quiet move's butterfly history takes off (adds, when bad), at
+            // most `lmr_history_max` either way.
+            let hist_plies = if quiet {
+                (self.history.score(us, m, threats) / lmr_history_divisor())
+                    .clamp(-lmr_history_max(), lmr_history_max())
             } else {
-                self.history.score(us, m, threats) / lmr_history_divisor()
-            }
-            .clamp(-lmr_history_max(), lmr_history_max());
+                0
+            };
 
-            // 7a. Shallow-depth pruning, once a move has saved us from being mated. Futility
-            // and SEE pruning of a quiet read the node's depth or (`lmrprune`) the depth the
-            // move would be searched at after its late move reduction.
+            // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
-                let prune_depth = if quiet && self.features.lmr_prune {
-                    let r = self.lmr_at(depth, moves_tried + 1) - hist_plies;
-                    (depth - 1 - r.max(0)).max(0)
-                } else {
-                    depth
-                };
                 if quiet {
                     if self.features.lmp
                         && depth <= lmp_depth()
@@ -667,49 +628,20 @@ impl Searcher {
                         continue;
                     }
                     if self.features.futility
-                        && prune_depth <= fp_depth()
+                        && depth <= fp_depth()
                         && !in_check
                         && !checks
-                        && eval + fp_base() + fp_margin() * prune_depth <= alpha
+                        && eval + fp_base() + fp_margin() * depth <= alpha
                     {
                         // Per move, not skip_quiets: a quiet check later in the list may
                         // still be searched.
                         self.stats.moves_pruned += 1;
                         continue;
                     }
-                    // Quiet-history pruning: the replies to the last two moves that went
-                    // badly before go badly here (margin 500: +1.7 [−18.7, +22.2] at 20k
-                    // nodes/move, 600 games; margin 2000, all but inert: +11.3 [−6.4, +29.1] at
-                    // 10k, 800 games: level, off by default).
-                    if self.features.hist_prune
-                        && depth <= histprune_depth()
-                        && !in_check
-                        && !checks
-                        && moves_tried > 0
-                    {
-                        let c = self.history.cont_scores(&cont, us, m);
-                        if c[0] + c[1] < -histprune_margin() * depth {
-                            self.stats.moves_pruned += 1;
-                            continue;
-                        }
-                    }
-                }
-                // Capture futility (`capfutility`): even winning the victim leaves us short.
-                if !quiet
-                    && self.features.cap_futility
-                    && depth <= cfp_depth()
-                    && !in_check
-                    && moves_tried > 0
-                    && m.promotion().is_none()
-                    && eval + capture_gain(m) + cfp_base() + cfp_margin() * depth <= alpha
-                    && !pos.gives_check(m)
-                {
-                    self.stats.moves_pruned += 1;
-                    continue;
                 }
                 if self.features.see_pruning && depth <= see_depth() && moves_tried > 0 {
                     let threshold = if quiet {
-                        -see_quiet_margin() * prune_depth
+                        -see_quiet_margin() * depth
                     } else {
                         -see_noisy_margin() * depth * depth
                     };
@@ -747,13 +679,7 @@ impl Searcher {
                         && s < sbeta - se_double_margin()
                         && self.stack[ply].double_ext < se_double_limit()
                     {
-                        // Double, or (`tripleext`) triple for a quiet move far more singular.
-                        ext = if self.features.triple_ext && quiet && s < sbeta - se_triple_margin()
-                        {
-                            3
-                        } else {
-                            2
-                        };
+                        ext = 2;
                         self.stack[ply + 1].double_ext = self.stack[ply].double_ext + 1;
                     }
                 } else if sbeta >= beta {
@@ -761,15 +687,7 @@ impl Searcher {
                     self.stats.multi_cuts += 1;
                     return sbeta;
                 } else {
-                    ext = negative_extension(
-                        self.features.neg_ext,
-                        PV,
-                        cut_node,
-                        tt_score,
-                        s,
-                        beta,
-                        depth,
-                    );
+                    ext = negative_extension(tt_score, beta, depth);
                 }
             }
 
@@ -829,21 +747,10 @@ impl Searcher {
                 {
                     r = self.lmr_at(depth, moves_tried);
                     r -= i32::from(tt_pv);
-                    if tt_pv && self.features.tt_pv_lmr {
-                        r -= i32::from(tt_score > alpha);
-                        r -= i32::from(tt.is_some_and(|e| e.depth as i32 >= depth));
-                    }
                     r += i32::from(!improving);
                     r += i32::from(cut_node);
                     r -= i32::from(gives_check);
                     r -= hist_plies;
-                    r -= i32::from(
-                        self.features.lmr_killer
-                            && quiet
-                            && (killers.contains(&Some(m)) || counter == Some(m)),
-                    );
-                    r += i32::from(self.features.tt_capture && quiet && tt_noisy);
-                    r += i32::from(self.features.cutoff_cnt && self.stack[ply + 1].cutoffs > 3);
                     r = r.clamp(0, new_depth - 1);
                 }
                 self.stack[ply].reduction = r;
@@ -857,28 +764,21 @@ impl Searcher {
                     ctl,
                 );
                 self.stack[ply].reduction = 0;
-                let mut full_depth = new_depth;
                 if s > alpha && r > 0 {
-                    if self.features.lmr_deeper {
-                        full_depth += lmr_research_adjust(s, best_score, new_depth);
-                    }
-                    // (With `lmrdeeper` a re-search no deeper than the reduced one is skipped.)
-                    if full_depth > new_depth - r {
-                        self.stats.lmr_researches += 1;
-                        s = -self.negamax::<false>(
-                            pos,
-                            full_depth,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                            !cut_node,
-                            ctl,
-                        );
-                    }
+                    self.stats.lmr_researches += 1;
+                    s = -self.negamax::<false>(
+                        pos,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        !cut_node,
+                        ctl,
+                    );
                 }
                 if PV && s > alpha && s < beta {
                     self.stats.pvs_researches += 1;
-                    s = -self.negamax::<true>(pos, full_depth, -beta, -alpha, ply + 1, false, ctl);
+                    s = -self.negamax::<true>(pos, new_depth, -beta, -alpha, ply + 1, false, ctl);
                 }
                 s
             };
@@ -898,7 +798,6 @@ impl Searcher {
                     if score >= beta {
                         let idx = (moves_tried - 1).min(7);
                         self.stats.cutoffs_by_index[idx] += 1;
-                        self.stack[ply].cutoffs += 1;
                         if quiet {
                             self.reward_quiet(
                                 pos,
@@ -914,15 +813,6 @@ impl Searcher {
                             self.reward_capture(us, depth, m, &noisy_tried[..n_noisy]);
                         }
                         break;
-                    }
-                    // Alpha raised below beta (a PV node): the later moves are searched a
-                    // ply shallower (`alpharaise`).
-                    if self.features.alpha_raise
-                        && depth > 2
-                        && depth <= alpha_raise_max_depth()
-                        && score.abs() < TB_WIN_IN_MAX
-                    {
-                        depth -= 1;
                     }
                 }
             }
@@ -950,15 +840,8 @@ impl Searcher {
             };
         }
 
-        // Step 9. Store the result (with `fhblend` a fail high pulled toward beta; within the
-        // tablebase bounds of step 2b), and learn the gap between it and the static eval.
-        if self.features.fh_blend
-            && best_score >= beta
-            && best_score.abs() < TB_WIN_IN_MAX
-            && beta.abs() < TB_WIN_IN_MAX
-        {
-            best_score = (best_score * depth + beta) / (depth + 1);
-        }
+        // Step 9. Store the result (within the tablebase bounds of step 2b), and learn the gap
+        // between it and the static eval.
         best_score = clamp_to_tb(best_score, tb_floor, tb_ceiling);
         if excluded.is_none() {
             let bound = bound_of(best_score, old_alpha, beta, true);
@@ -974,9 +857,6 @@ impl Searcher {
             {
                 self.history
                     .update_correction(us, &corr_keys, best_score - static_eval, depth);
-            }
-            if self.features.fail_bonus && bound == Bound::Upper {
-                self.reward_prior_quiet(!us, ply, depth);
             }
             self.tt.store(
                 key,
@@ -1070,16 +950,9 @@ impl Searcher {
             // The node's threats, found before its move loop (empty without `threathist`).
             let threats = self.stack[ply].threats;
             self.history.update(us, m, threats, b);
-            let pawn_row = self.pawn_row(pos);
-            if let Some(row) = pawn_row {
-                self.history.update_pawn(row, us, m, b);
-            }
             for q in tried.iter().flatten() {
                 if *q != m {
                     self.history.update(us, *q, threats, -b);
-                    if let Some(row) = pawn_row {
-                        self.history.update_pawn(row, us, *q, -b);
-                    }
                 }
             }
         }
@@ -1100,28 +973,11 @@ impl Searcher {
     }
 
     /// The opponent's move into the node at `ply` when it was a real, quiet move (the move
-    /// that `evalhist` and `failbonus` reward).
+    /// that `evalhist` rewards).
     #[inline]
     fn prior_quiet(&self, ply: usize) -> Option<Move> {
         let f = self.stack.get(ply.checked_sub(1)?)?;
         f.mv.filter(|m| !is_noisy(*m))
-    }
-
-    /// A fail low: the opponent's quiet move into this node refuted every reply, so it gets
-    /// the history bonus of a cutoff at this depth (butterfly and continuation rows of its own
-    /// node, `ply − 1`).
-    fn reward_prior_quiet(&mut self, them: Color, ply: usize, depth: i32) {
-        if !self.features.history {
-            return;
-        }
-        let Some(pm) = self.prior_quiet(ply) else {
-            return;
-        };
-        let b = bonus(depth);
-        self.history
-            .update(them, pm, self.stack[ply - 1].threats, b);
-        let cont = self.cont_context(ply - 1);
-        self.history.update_cont(&cont, them, pm, b);
     }
 
     /// Capture history after a cutoff: bonus to the noisy move that cut (if it is one), malus
@@ -1204,35 +1060,16 @@ impl Searcher {
             };
             // With `corrqs` the stand pat is corrected as the main search's static eval is.
             stand_pat = if self.features.corr_qsearch {
-                let keys = self.corr_keys(pos, ply);
+                let keys = self.corr_keys(pos);
                 self.corrected_eval(raw_eval, pos, &keys)
             } else {
                 raw_eval
             };
-            // The score it stands pat on: the eval, or (`qstteval`) a TT bound beyond the eval
-            // in the bound's own direction. Delta pruning below keeps reading the eval.
-            let stand = match tt {
-                Some(e) if self.features.qs_tt_eval => {
-                    let s = score_from_tt(e.score, ply);
-                    let beyond = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s > stand_pat,
-                        Bound::Upper => s < stand_pat,
-                        Bound::None => false,
-                    };
-                    if beyond && s.abs() < MATE_IN_MAX {
-                        s
-                    } else {
-                        stand_pat
-                    }
-                }
-                _ => stand_pat,
-            };
-            if stand >= beta {
-                return stand;
+            if stand_pat >= beta {
+                return stand_pat;
             }
-            alpha = alpha.max(stand);
-            best_score = stand;
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
         }
 
         let mut picker = MovePicker::new_qsearch(pos, tt_move, self.features.capt_history);
@@ -1242,16 +1079,7 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {
-            if in_check {
-                // Quiet evasions after one that escaped mate (`qsevasion`).
-                if self.features.qs_evasion
-                    && searched > 0
-                    && best_score > -MATE_IN_MAX
-                    && !is_noisy(m)
-                {
-                    continue;
-                }
-            } else {
+            if !in_check {
                 // Delta pruning: even winning the piece cannot lift us to alpha.
                 if self.features.delta
                     && m.promotion().is_none()
@@ -1288,9 +1116,6 @@ impl Searcher {
         if in_check && searched == 0 {
             return -MATE + ply as i32;
         }
-        if self.features.fh_blend && best_score >= beta && best_score.abs() < TB_WIN_IN_MAX {
-            best_score = (best_score + beta) / 2;
-        }
         let bound = bound_of(best_score, old_alpha, beta, PV);
         self.tt.store(
             key,
@@ -1305,72 +1130,13 @@ impl Searcher {
     }
 }
 
-/// The LMR re-search depth adjustment (`lmrdeeper`): after a reduced search scored `score`
-/// above alpha, the full-depth re-search goes one ply deeper if `score` beats the best score
-/// so far by a wide margin (the move looks much better than the others), one ply shallower if
-/// it barely beats it, otherwise `new_depth` as usual.
-#[inline]
-pub(super) fn lmr_research_adjust(score: i32, best: i32, new_depth: i32) -> i32 {
-    if score > best + lmr_deeper_base() + lmr_deeper_margin() * new_depth {
-        1
-    } else if score < best + lmr_shallower_margin() {
-        -1
-    } else {
-        0
-    }
-}
-
 /// The extension of a TT move that the singular search found not singular: the other moves
-/// reached singular beta (`s` ≥ it) but not beta (no multi-cut). Without `stronger` (`negext`)
-/// one ply off when the TT score is at least beta. With it, as modern engines do: when the TT
-/// score is at least beta, `se_neg_beta` plies off (one fewer in PV nodes); else at a cut node
-/// `se_neg_cut`; else `se_neg_low` when the TT score is no better than what the other moves
-/// reached (`tt_score ≤ s`). Never so much that the move's depth `depth − 1 + ext` falls
-/// below one ply: the LMR clamps of the move loop need a depth of at least 1.
+/// reached singular beta but not beta (no multi-cut). One ply off when the TT score is at least
+/// beta, never so much that the move's depth `depth − 1 + ext` falls below one ply: the LMR
+/// clamps of the move loop need a depth of at least 1.
 #[inline]
-pub(super) fn negative_extension(
-    stronger: bool,
-    pv: bool,
-    cut_node: bool,
-    tt_score: i32,
-    s: i32,
-    beta: i32,
-    depth: i32,
-) -> i32 {
-    let ext = if !stronger {
-        -i32::from(tt_score >= beta)
-    } else if tt_score >= beta {
-        -se_neg_beta() + i32::from(pv)
-    } else if cut_node {
-        -se_neg_cut()
-    } else if tt_score <= s {
-        -se_neg_low()
-    } else {
-        0
-    };
-    ext.max((2 - depth).min(0))
-}
-
-/// `improving` with `improving4`: the raw eval above the one two plies back, or, when that one
-/// is missing (in check there), four plies back; with neither of those two, `true`. Not in
-/// check now and not at plies 0 and 1 (as without the switch). `eval_back(k)` is the raw eval
-/// `k` plies back (NONE_EVAL in check), asked only for `k ≤ ply`.
-#[inline]
-pub(super) fn improving_from(raw_eval: i32, ply: usize, eval_back: impl Fn(usize) -> i32) -> bool {
-    if raw_eval == NONE_EVAL || ply < 2 {
-        return false;
-    }
-    let e2 = eval_back(2);
-    if e2 != NONE_EVAL {
-        return raw_eval > e2;
-    }
-    if ply >= 4 {
-        let e4 = eval_back(4);
-        if e4 != NONE_EVAL {
-            return raw_eval > e4;
-        }
-    }
-    true
+pub(super) fn negative_extension(tt_score: i32, beta: i32, depth: i32) -> i32 {
+    (-i32::from(tt_score >= beta)).max((2 - depth).min(0))
 }
 
 /// The kind of bound a fail-soft result is, given the window it was searched with. Without
@@ -1401,79 +1167,18 @@ mod tests {
     }
 
     #[test]
-    fn lmr_research_depth_follows_the_margin_over_the_best_score() {
-        let deeper = lmr_deeper_base() + lmr_deeper_margin() * 6;
-        assert_eq!(lmr_research_adjust(100 + deeper + 1, 100, 6), 1);
-        assert_eq!(lmr_research_adjust(100 + deeper, 100, 6), 0);
-        // The margin for a ply deeper grows with the depth.
-        assert_eq!(lmr_research_adjust(100 + deeper + 1, 100, 20), 0);
-        assert_eq!(lmr_research_adjust(100 + lmr_shallower_margin(), 100, 6), 0);
-        assert_eq!(
-            lmr_research_adjust(100 + lmr_shallower_margin() - 1, 100, 6),
-            -1
-        );
-        assert_eq!(lmr_research_adjust(-51, -60, 3), -1);
-    }
-
-    #[test]
-    fn negative_extensions_keep_a_ply_and_follow_the_rule() {
+    fn negative_extension_keeps_a_ply_and_takes_one_off_above_beta() {
         let beta = 100;
         for depth in 1..=40 {
-            for stronger in [false, true] {
-                for pv in [false, true] {
-                    for cut_node in [false, true] {
-                        for (tt_score, s) in [(150, 120), (90, 95), (90, 80), (-500, 99)] {
-                            let ext = negative_extension(
-                                stronger, pv, cut_node, tt_score, s, beta, depth,
-                            );
-                            assert!(ext <= 0);
-                            assert!(depth - 1 + ext >= 1 || ext == 0, "depth {depth} ext {ext}");
-                        }
-                    }
-                }
+            for tt_score in [150, 100, 90, -500] {
+                let ext = negative_extension(tt_score, beta, depth);
+                assert!(ext <= 0);
+                assert!(depth - 1 + ext >= 1 || ext == 0, "depth {depth} ext {ext}");
             }
         }
-        let d = 10;
-        // Without `negext`: one ply off when the TT score is at least beta, else nothing.
-        assert_eq!(
-            negative_extension(false, false, true, 150, 120, beta, d),
-            -1
-        );
-        assert_eq!(negative_extension(false, false, true, 90, 95, beta, d), 0);
-        // With it: the TT score at least beta, a cut node, the TT score no better than the rest.
-        assert_eq!(
-            negative_extension(true, false, false, 150, 120, beta, d),
-            -se_neg_beta()
-        );
-        assert_eq!(
-            negative_extension(true, true, false, 150, 120, beta, d),
-            1 - se_neg_beta()
-        );
-        assert_eq!(
-            negative_extension(true, false, true, 90, 80, beta, d),
-            -se_neg_cut()
-        );
-        assert_eq!(
-            negative_extension(true, false, false, 90, 95, beta, d),
-            -se_neg_low()
-        );
-        assert_eq!(negative_extension(true, false, false, 90, 80, beta, d), 0);
-    }
-
-    #[test]
-    fn improving_looks_four_plies_back_past_a_check() {
-        let evals = |e2: i32, e4: i32| move |back: usize| if back == 2 { e2 } else { e4 };
-        // Two plies back decides when it exists.
-        assert!(improving_from(10, 4, evals(0, 100)));
-        assert!(!improving_from(10, 4, evals(20, -100)));
-        // In check two plies back: four plies back decides.
-        assert!(improving_from(10, 4, evals(NONE_EVAL, 0)));
-        assert!(!improving_from(10, 4, evals(NONE_EVAL, 20)));
-        // Neither, or too near the root for four: improving.
-        assert!(improving_from(10, 4, evals(NONE_EVAL, NONE_EVAL)));
-        assert!(improving_from(10, 3, evals(NONE_EVAL, 1000)));
-        // In check now, or at plies 0 and 1: not improving.
-        assert!(!improving_from(NONE_EVAL, 4, evals(0, 0)));
-        assert!(!improving_from(10, 1, evals(0, 0)));
+        assert_eq!(negative_extension(150, beta, 10), -1);
+        assert_eq!(negative_extension(100, beta, 10), -1);
+        assert_eq!(negative_extension(90, beta, 10), 0);
+        assert_eq!(negative_extension(150, beta, 2), 0);
     }
 }

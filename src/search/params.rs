@@ -138,10 +138,6 @@ search_params! {
     /// Internal iterative reduction: minimum depth.
     iir_depth: 4, 2..=10, step 1;
 
-    /// Alpha-raise reduction (`alpharaise`): the deepest node whose later moves lose a ply
-    /// once alpha is raised.
-    alpha_raise_max_depth: 11, 3..=20, step 1;
-
     /// Futility pruning of quiet moves: applies at depth ≤ this.
     fp_depth: 7, 2..=12, step 1;
     /// Futility pruning: base margin.
@@ -161,12 +157,6 @@ search_params! {
     see_quiet_margin: 60, 10..=150, step 7;
     /// SEE pruning: captures may lose at most this per ply squared.
     see_noisy_margin: 20, 5..=60, step 3;
-    /// Futility pruning of captures (`capfutility`): applies at depth ≤ this.
-    cfp_depth: 6, 1..=12, step 1;
-    /// Futility pruning of captures: base margin.
-    cfp_base: 200, 0..=500, step 20;
-    /// Futility pruning of captures: margin per ply.
-    cfp_margin: 180, 50..=400, step 15;
 
     /// Late move reductions: minimum depth (at least 2, so that a reduced search keeps a ply).
     lmr_depth: 3, 2..=6, step 1;
@@ -179,28 +169,10 @@ search_params! {
     lmr_divisor_x100: 225, 150..=400, step 12;
     /// Late move reductions: history points per ply of reduction removed or added.
     lmr_history_divisor: 6000, 2000..=16000, step 700;
-    /// Late move reductions with `histlmr`: points of butterfly plus continuation history (the
-    /// quiet ordering score) per ply of reduction removed or added, instead of the above.
-    lmr_conthist_divisor: 8192, 3000..=25000, step 1100;
     /// Late move reductions: the most plies a quiet move's history takes off or adds (as
     /// Ethereal's ±2). The butterfly score alone, within ±16384, stays inside ±2 at the
-    /// default divisor; the quiet ordering score of `histlmr` reaches ±57344.
+    /// default divisor.
     lmr_history_max: 2, 0..=6, step 1;
-    /// LMR re-search depth (`lmrdeeper`): a ply deeper when the reduced search beat the best
-    /// score so far by more than `lmr_deeper_base + lmr_deeper_margin · new_depth`.
-    lmr_deeper_base: 40, 0..=120, step 6;
-    /// LMR re-search depth: the per-ply part of the margin above.
-    lmr_deeper_margin: 2, 0..=8, step 1;
-    /// LMR re-search depth: a ply shallower when it beat the best score by less than this.
-    lmr_shallower_margin: 10, 0..=40, step 2;
-
-    /// Quiet-history pruning: applies at depth ≤ this.
-    histprune_depth: 3, 1..=6, step 1;
-    /// Quiet-history pruning: a quiet move whose continuation history (1 and 2 plies back) is
-    /// below `-histprune_margin · depth` is skipped. At 2000 the rule met 0.15% of the quiets
-    /// it was asked about (a bench with every history technique on), at 500 2.2%; Ethereal
-    /// prunes on the counter-move row alone below 0 (−1000 when improving).
-    histprune_margin: 500, 250..=5000, step 225;
 
     /// Singular extensions: minimum depth.
     se_depth: 7, 4..=12, step 1;
@@ -210,19 +182,8 @@ search_params! {
     se_margin: 32, 8..=64, step 3;
     /// Singular extensions: a double extension needs the excluded search this far below.
     se_double_margin: 20, 0..=60, step 3;
-    /// Singular extensions: double extensions allowed on one path (triple ones count too).
+    /// Singular extensions: double extensions allowed on one path.
     se_double_limit: 6, 0..=12, step 1;
-    /// Singular extensions with `tripleext`: a quiet TT move is extended three plies when the
-    /// excluded search ends this far below singular beta (non-PV, within the double limit).
-    se_triple_margin: 100, 20..=300, step 14;
-    /// Singular extensions with `negext`: plies taken off a TT move that is not singular when
-    /// its TT score is at least beta (one fewer in PV nodes).
-    se_neg_beta: 2, 1..=3, step 1;
-    /// Singular extensions with `negext`: plies taken off such a move at a cut node.
-    se_neg_cut: 2, 0..=3, step 1;
-    /// Singular extensions with `negext`: plies taken off such a move when its TT score is no
-    /// better than what the search without it reached.
-    se_neg_low: 1, 0..=2, step 1;
 
     /// Enhanced transposition cutoffs: minimum depth (the literature finds ETC pays only away
     /// from the leaves).
@@ -375,14 +336,13 @@ mod tests {
         }
     }
 
-    /// The clamp on the plies history takes off or adds in LMR binds only `histlmr`: the
-    /// butterfly score alone never reaches it at the default divisor.
+    /// The clamp on the plies history takes off or adds in LMR does not bind at the default
+    /// divisor: the butterfly score alone never reaches it.
     #[test]
     #[cfg(not(feature = "tune"))]
     fn lmr_history_clamp_leaves_the_butterfly_reduction_alone() {
-        let hmax = crate::history::HISTORY_MAX;
+        let hmax = crate::search::ordering::history::HISTORY_MAX;
         assert!(hmax / lmr_history_divisor() <= lmr_history_max());
-        assert!(3 * hmax / lmr_conthist_divisor() > lmr_history_max());
     }
 
     #[test]

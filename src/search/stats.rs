@@ -253,12 +253,6 @@ features! {
     /// Capture history: captures ordered by MVV-LVA plus what (piece, to, victim) earned in
     /// earlier cutoffs.
     capt_history: "capthist", default off, pure on;
-    /// Late move reductions read the butterfly plus continuation history of a quiet move
-    /// (off: the butterfly history only).
-    hist_lmr: "histlmr", default off, pure off;
-    /// Quiet-history pruning: late quiets with a very bad continuation history are skipped
-    /// at low depth.
-    hist_prune: "histprune", default off, pure off;
     /// Pawn correction history: the static evaluation that pruning decisions read is
     /// corrected by what searches found beyond it in positions with the same pawn structure.
     corr_hist: "corrhist", default on, pure off;
@@ -279,30 +273,6 @@ features! {
     /// 1.e4 e5, king triangulations) may take a deeper result, whose value depends on which
     /// driver stored what first.
     tt_deeper: "ttdeeper", default on, pure off;
-    /// LMR re-search depth: after a reduced search fails high, the re-search goes a ply
-    /// deeper if the score is far above the best so far, a ply shallower if it is barely above.
-    lmr_deeper: "lmrdeeper", default off, pure off;
-    /// `improving` looks four plies back when the eval two plies back is missing (in check),
-    /// and counts as improving when neither exists.
-    improving4: "improving4", default off, pure off;
-    /// Late move reductions reduce quiet moves a ply more when the TT move is noisy.
-    tt_capture: "ttcapture", default off, pure off;
-    /// TT cutoffs in PV nodes too, from exact entries only (without it PV nodes never cut
-    /// on the TT).
-    pv_tt_exact: "pvttexact", default off, pure off;
-    /// Alpha-raise reduction: once a move of a PV node raises alpha (without reaching beta),
-    /// the node's remaining moves are searched a ply shallower (depth 3 to
-    /// `alpha_raise_max_depth`), as Stockfish does: the later moves now only need to refute a
-    /// known good line.
-    alpha_raise: "alpharaise", default off, pure off;
-    /// Futility pruning of captures: at low depth, not in check, a capture that is no
-    /// promotion and gives no check is skipped when the static eval plus the captured piece and a
-    /// depth margin (`cfp_base` + `cfp_margin` · depth) stays at or below alpha, as
-    /// Stockfish prunes captures.
-    cap_futility: "capfutility", default off, pure off;
-    /// Quiescence in check: once an evasion has saved the side from mate, the quiet evasions
-    /// left are skipped (captures that evade are still searched).
-    qs_evasion: "qsevasion", default off, pure off;
     /// MTD(f) driver: the first guess of an iteration is the mean of the last two iterations'
     /// values (off: the previous iteration's value), to damp the odd/even swing.
     mtd_avg: "mtdavg", default on, pure off;
@@ -319,61 +289,16 @@ features! {
     /// PV nodes (as PVS treats its first line: no null move, reverse futility, razoring or
     /// ProbCut there, less reduction), the other moves as cut nodes as before.
     mtd_pv: "mtdpv", default off, pure off;
-    /// Stronger negative extensions of a TT move that is not singular (the search without it
-    /// reached singular beta, but not beta): two plies off when the TT score is at least beta
-    /// (one in PV nodes), two at a cut node, one when the TT score is no better than what
-    /// the other moves reached; off: one ply off when the TT score is at least beta.
-    neg_ext: "negext", default off, pure off;
-    /// Triple extension: at non-PV nodes a quiet TT move whose alternatives fail far below
-    /// singular beta (`se_triple_margin`) is extended three plies (counted against the
-    /// double-extension limit of the path).
-    triple_ext: "tripleext", default off, pure off;
-    /// Futility and SEE pruning of a quiet move read the depth it would be searched at after
-    /// late move reductions (node depth − 1 − its reduction), not the node's depth.
-    lmr_prune: "lmrprune", default off, pure off;
-    /// The static evaluation shrinks toward a draw as the fifty-move counter runs:
-    /// `eval · (200 − halfmove clock) / 200`, so that a search sees progress (a capture or a
-    /// pawn move) as worth something and shuffling as worth less.
-    fifty_scale: "fiftyscale", default off, pure off;
     /// The butterfly history keeps four tables per side, by whether the opponent attacks the
     /// move's from square and its to square (moving out of or into an attack).
     threat_hist: "threathist", default on, pure off;
     /// The opponent's quiet move into this node earns butterfly history by how much it changed
     /// the static evaluation: −12·(eval before it + eval after it), within ±1600.
     eval_hist: "evalhist", default on, pure off;
-    /// Late move reductions reduce a ply more when the children searched so far under the
-    /// parent cut more than three times (Stockfish's `cutoffCnt`).
-    cutoff_cnt: "cutoffcnt", default off, pure off;
-    /// Pawn history: a quiet move's (piece, to) score per pawn structure (its key modulo
-    /// 1024), added to the ordering score and updated with the butterfly history.
-    pawn_hist: "pawnhist", default off, pure off;
     /// The TT keeps whether a position was on a principal variation (Stockfish's `ttPv`): a
     /// node that is, or whose entry was, gets one ply less late move reduction than other
     /// non-PV nodes and no reverse futility pruning.
     tt_pv: "ttpv", default on, pure off;
-    /// Continuation correction history: a correction table indexed by the (piece, to) of the
-    /// moves two plies and one ply back, added to the pawn and non-pawn corrections.
-    cont_corr: "contcorr", default off, pure off;
-    /// A fail-high score is pulled toward beta: in the node search by depth,
-    /// `(score · depth + beta) / (depth + 1)`, in quiescence half way, `(score + beta) / 2`
-    /// (not for mate or tablebase scores), so that one lucky deep line does not lift the
-    /// bound the parent and the TT see.
-    fh_blend: "fhblend", default off, pure off;
-    /// Quiescence stands pat on the TT score instead of the static eval when the entry's
-    /// bound says the true value lies beyond the eval in that direction (a lower bound above
-    /// it, an upper bound below it, or an exact score), as the main search refines its eval.
-    qs_tt_eval: "qstteval", default off, pure off;
-    /// With `ttpv`, a PV-flagged node's late moves are reduced up to two plies less again:
-    /// one when its TT score is above alpha, one when its TT entry is at least as deep as
-    /// the node (Stockfish 16's `ttPv` reduction).
-    tt_pv_lmr: "ttpvlmr", default off, pure off;
-    /// Late move reductions take a ply off a quiet move that is a killer or the counter move
-    /// (as Ethereal does).
-    lmr_killer: "lmrkiller", default off, pure off;
-    /// A node that fails low rewards the opponent's quiet move that led to it (butterfly and
-    /// continuation history, as Stockfish rewards the prior counter move): that move refuted
-    /// every reply.
-    fail_bonus: "failbonus", default off, pure off;
     /// Hindsight depth: a node reached by a move reduced three plies or more is searched a ply
     /// deeper unless the opponent's position got worse; one reached by any reduction is
     /// searched a ply shallower when both sides' static evals say the position is quiet for
@@ -384,16 +309,6 @@ features! {
     /// 100/300/300/500/900 cp), so that a positional edge counts for more with more pieces
     /// left: ahead, keep material; behind, trade. The hand-crafted evaluation is left alone.
     mat_scale: "matscale", default on, pure off;
-    /// Aspiration windows: each fail high of an iteration searches the root a ply shallower
-    /// (never below half the iteration's depth), a fail low the full depth again (as Ethereal
-    /// and Stockfish do): a score above the window is usually confirmed, and the shallower
-    /// re-search finds the new bound sooner.
-    asp_fh_reduce: "aspfh", default off, pure off;
-    /// The network's evaluation is multiplied by the hand-crafted evaluation's endgame scale
-    /// factor (`eval::endgame::scale_factor`, the side ahead by the network's sign): nothing for a side
-    /// without pawns and at most a minor piece, 1/8 for a pawnless edge below a rook, 1/2 for
-    /// opposite-coloured bishops with only pawns besides, nothing in the rook-pawn fortress.
-    eg_scale: "egscale", default off, pure off;
 }
 
 const OFF_COUNT: usize = {
@@ -407,17 +322,12 @@ const OFF_COUNT: usize = {
     n
 };
 
-/// Techniques that are built and switchable but off in the engine's default setting, because
-/// games measured a loss with them or no gain; every run is in the README's technique table
-/// and docs/history/measurements.md. ETC (rebuilt): level at 5+0.05 (the first ETC lost 46 Elo);
-/// capture history, history in LMR, quiet-history pruning, the stronger negative and the
-/// triple singular extensions: level at 20,000 nodes a move; the LMR re-search depth,
-/// improving from four plies back, LMR after a noisy TT move, exact TT cutoffs in PV nodes,
-/// MTD(f)'s PV line, pruning at the reduced depth, the fifty-move damping of the evaluation,
-/// the cutoff count in LMR and pawn history: level at 10,000 nodes a move; continuation
-/// correction history, fail-high blending, the TT bound as stand pat, the stronger `ttpv`
-/// reduction, less LMR for killers and the fail-low bonus to the prior move: level at 20,000
-/// nodes a move. Generated from the `default off` rows of the list above.
+/// Techniques that are built and switchable but off in the engine's default setting: `etc`
+/// (the lab's enhanced transposition cutoffs; the first ETC lost 46 Elo, the rebuilt one was
+/// level at 5+0.05), `capthist` (capture history: level at 20,000 nodes a move, on in the
+/// lab's pure setting) and `mtdpv` (the MTD(f) driver's PV line, level at 10,000 nodes a
+/// move). Generated from the `default off` rows of the list above (a test holds these three
+/// names). The switches that lost and were removed are in [`REMOVED`].
 pub const OFF_BY_DEFAULT: [&str; OFF_COUNT] = {
     let mut off = [""; OFF_COUNT];
     let (mut i, mut n) = (0, 0);
@@ -430,6 +340,35 @@ pub const OFF_BY_DEFAULT: [&str; OFF_COUNT] = {
     }
     off
 };
+
+/// Switches that were measured, lost or stayed level, and were removed with their code (issue
+/// 70): each has an entry in docs/history/experiments.md (what it did, its measured Elo, the
+/// last commit that had it). `SearchFeatures` refuses them with a pointer there.
+pub const REMOVED: [&str; 23] = [
+    "histlmr",
+    "histprune",
+    "lmrdeeper",
+    "improving4",
+    "ttcapture",
+    "pvttexact",
+    "alpharaise",
+    "capfutility",
+    "qsevasion",
+    "negext",
+    "tripleext",
+    "lmrprune",
+    "fiftyscale",
+    "cutoffcnt",
+    "pawnhist",
+    "contcorr",
+    "fhblend",
+    "qstteval",
+    "ttpvlmr",
+    "lmrkiller",
+    "failbonus",
+    "aspfh",
+    "egscale",
+];
 
 impl Default for Features {
     /// The engine's setting: every technique except those in [`OFF_BY_DEFAULT`].
@@ -469,6 +408,12 @@ impl Features {
                     };
                     match f.flag(name) {
                         Some(b) => *b = on,
+                        None if REMOVED.contains(&name) => {
+                            return Err(format!(
+                                "feature '{name}' was removed (it lost or stayed level in \
+                                 games; docs/history/experiments.md)"
+                            ));
+                        }
                         None => {
                             return Err(format!(
                                 "unknown feature '{name}' (known: {})",
@@ -504,8 +449,8 @@ mod tests {
         let none = Features::parse("none").unwrap();
         assert!(!none.lmr && !none.history && !none.killers && !none.tt_deeper);
         assert!(!Features::pure().tt_deeper && Features::all().tt_deeper);
-        let f = Features::parse("all -conthist -capthist -histlmr -histprune").unwrap();
-        assert!(!f.cont_history && !f.capt_history && !f.hist_lmr && !f.hist_prune && f.history);
+        let f = Features::parse("all -conthist -capthist").unwrap();
+        assert!(!f.cont_history && !f.capt_history && f.history);
         // Every name parses, and `none` switches all of them off.
         for name in FEATURE_NAMES {
             assert!(
@@ -513,15 +458,29 @@ mod tests {
                 "{name}"
             );
         }
-        assert!(Features::pure().cont_history && !Features::pure().hist_prune);
+        assert!(Features::pure().cont_history && !Features::pure().threat_hist);
         let f = Features::parse("default +corrhist +corrnp -corrqs").unwrap();
         assert!(f.corr_hist && f.corr_non_pawn && !f.corr_qsearch);
         assert!(!Features::pure().corr_hist && !Features::pure().corr_non_pawn);
         assert!(Features::all().corr_hist && Features::all().corr_qsearch);
-        let f = Features::parse("default +negext +tripleext").unwrap();
-        assert!(f.neg_ext && f.triple_ext);
-        assert!(!Features::default().neg_ext && !Features::default().triple_ext);
-        assert!(!Features::pure().neg_ext && !Features::pure().triple_ext);
+    }
+
+    /// The removed switches are refused with a pointer to where they are recorded, and none
+    /// of them is a switch today.
+    #[test]
+    fn removed_switches_are_refused() {
+        for name in REMOVED {
+            assert!(!FEATURE_NAMES.contains(&name), "{name}");
+            for spec in [format!("default +{name}"), format!("all -{name}")] {
+                let e = Features::parse(&spec).unwrap_err();
+                assert!(e.contains("removed") && e.contains("experiments.md"), "{e}");
+            }
+        }
+        assert!(
+            Features::parse("default +nonsense")
+                .unwrap_err()
+                .contains("unknown")
+        );
     }
 
     /// The lists generated from the one declaration agree: the default setting has exactly
@@ -540,5 +499,7 @@ mod tests {
             );
         }
         assert!(OFF_BY_DEFAULT.iter().all(|n| FEATURE_NAMES.contains(n)));
+        // The doc comment of `OFF_BY_DEFAULT` names these.
+        assert_eq!(OFF_BY_DEFAULT, ["etc", "capthist", "mtdpv"]);
     }
 }

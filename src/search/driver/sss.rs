@@ -45,8 +45,8 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{DRAW, INFINITE, MATE, RootMove, SearchControl, Searcher, node};
 use crate::position::{Move, Position};
+use crate::search::{DRAW, INFINITE, MATE, RootMove, SearchControl, Searcher, node};
 use crate::tt::pack_move;
 
 /// Most states SSS* may hold at once (OPEN plus the bookkeeping of MIN nodes in progress),
@@ -193,8 +193,33 @@ impl Open {
     }
 }
 
+/// What the `SSS` driver keeps in its [`Searcher`] between iterations.
+pub(in crate::search) struct SssState {
+    /// The move that solved each position in earlier iterations of this search (packed), for
+    /// move ordering.
+    hints: HashMap<u64, u16>,
+    /// Most states an iteration may hold ([`SSS_MAX_STATES`] by default).
+    pub(in crate::search) max_states: usize,
+}
+
+impl Default for SssState {
+    fn default() -> Self {
+        SssState {
+            hints: HashMap::new(),
+            max_states: SSS_MAX_STATES,
+        }
+    }
+}
+
+impl SssState {
+    /// Forgets the hints of the last search (a new search starts).
+    pub(in crate::search) fn new_search(&mut self) {
+        self.hints.clear();
+    }
+}
+
 /// What a complete SSS* iteration found.
-pub(super) struct SssOutcome {
+struct SssOutcome {
     /// The root value (side to move at the root).
     pub value: i32,
     /// Index into the root moves of the child whose solved state solved the root.
@@ -213,7 +238,7 @@ struct Cursor {
 impl Searcher {
     /// Ordered children of the current node (see the module docs).
     fn sss_order(&self, pos: &Position) -> Vec<Move> {
-        let hint = self.sss_hints.get(&pos.key()).copied().unwrap_or(0);
+        let hint = self.sss.hints.get(&pos.key()).copied().unwrap_or(0);
         let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         moves.sort_by_cached_key(|&m| -node::root_order(pos, m, hint));
         moves
@@ -251,7 +276,7 @@ impl Searcher {
 
     /// One SSS* iteration to `depth` over `root_moves` (in their current order). `None` when
     /// the search was stopped or the iteration ran out of memory (then `self.stopped` is set).
-    pub(super) fn sss_iteration(
+    fn sss_iteration(
         &mut self,
         pos: &mut Position,
         root_moves: &[RootMove],
@@ -279,7 +304,7 @@ impl Searcher {
             if steps.is_multiple_of(SSS_POLL_STEPS) && self.poll_stop(ctl) {
                 break None;
             }
-            if open.len() + min_nodes.len() > self.sss_max_states {
+            if open.len() + min_nodes.len() > self.sss.max_states {
                 self.stopped = true;
                 break None;
             }
@@ -394,10 +419,10 @@ impl Searcher {
         let root = Path::ROOT;
         self.sss_goto(pos, &mut cur, &root);
         if outcome.is_some() {
-            if self.sss_hints.len() + next_hints.len() > SSS_MAX_HINTS {
-                self.sss_hints = next_hints;
+            if self.sss.hints.len() + next_hints.len() > SSS_MAX_HINTS {
+                self.sss.hints = next_hints;
             } else {
-                self.sss_hints.extend(next_hints);
+                self.sss.hints.extend(next_hints);
             }
         }
         outcome
@@ -425,7 +450,7 @@ impl Searcher {
 
     /// The SSS driver's iteration: runs SSS*, puts the best move first with the value and a
     /// PV read from the hint table.
-    pub(super) fn sss(
+    pub(in crate::search) fn sss(
         &mut self,
         pos: &mut Position,
         root_moves: &mut [RootMove],
@@ -451,7 +476,7 @@ impl Searcher {
         let mut pv = vec![first];
         pos.make(first);
         while pv.len() < max_len && !pos.is_repetition(self.root_ply) {
-            let hinted = self.sss_hints.get(&pos.key()).copied();
+            let hinted = self.sss.hints.get(&pos.key()).copied();
             let from_tt = || self.tt.probe(pos.key()).map(|e| e.mv);
             let Some(m) = hinted.or_else(from_tt).and_then(|p| pos.unpack_move(p)) else {
                 break;

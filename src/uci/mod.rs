@@ -30,7 +30,7 @@ use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
     SearchStats, SyzygyConfig, ThreadPool, uci_score,
 };
-use crate::tb::{MAX_TB_PIECES, Tablebases};
+use crate::tb::Tablebases;
 use crate::timeman::TimeManager;
 use crate::tt::{MAX_HASH_MB, TtBounds};
 
@@ -39,33 +39,9 @@ pub const ENGINE_NAME: &str = concat!("Nullwindow ", env!("CARGO_PKG_VERSION"));
 /// Author line sent on `uci`.
 pub const ENGINE_AUTHOR: &str = "the Nullwindow developers";
 
-/// Default and range of every spin option: (name, default, min, max).
-const HASH: (&str, i64, i64, i64) = ("Hash", 16, 1, MAX_HASH_MB as i64);
-const THREADS: (&str, i64, i64, i64) = ("Threads", 1, 1, 1024);
-const MULTIPV: (&str, i64, i64, i64) = ("MultiPV", 1, 1, 256);
-const MOVE_OVERHEAD: (&str, i64, i64, i64) = ("Move Overhead", 30, 0, 5000);
-/// Bounds per position in the hash table: 1 (the default) or 2 (a lower and an upper bound,
-/// as Plaat's MT keeps them; for the null-window drivers, `SearchAlgorithm MTDf` and the rest).
-const TT_BOUNDS: (&str, i64, i64, i64) = ("TTBounds", 1, 1, 2);
-const SYZYGY_PROBE_DEPTH: (&str, i64, i64, i64) = ("SyzygyProbeDepth", 1, 1, 100);
-const SYZYGY_PROBE_LIMIT: (&str, i64, i64, i64) = (
-    "SyzygyProbeLimit",
-    MAX_TB_PIECES as i64,
-    0,
-    MAX_TB_PIECES as i64,
-);
-const UCI_ELO: (&str, i64, i64, i64) = (
-    "UCI_Elo",
-    strength::ELO_MAX as i64,
-    strength::ELO_MIN as i64,
-    strength::ELO_MAX as i64,
-);
-const BOOK_DEPTH: (&str, i64, i64, i64) = (
-    "BookDepth",
-    book::BOOK_DEPTH.0 as i64,
-    book::BOOK_DEPTH.1 as i64,
-    book::BOOK_DEPTH.2 as i64,
-);
+pub mod options;
+
+use options::{HASH, MOVE_OVERHEAD, MULTIPV, THREADS, UCI_ELO};
 
 /// In a sandboxed handler every search stops after at most this many nodes.
 pub const SANDBOX_NODES: u64 = 100;
@@ -493,13 +469,13 @@ impl Uci {
     pub fn new() -> Uci {
         let out = Output::Stdout;
         let pending = Arc::new(AtomicUsize::new(0));
-        let hash_mb = HASH.1 as usize;
+        let hash_mb = HASH.0 as usize;
         let worker = Worker {
             pool: Some(ThreadPool::new(hash_mb)),
             hash_mb,
             tt_bounds: TtBounds::One,
-            threads: THREADS.1 as usize,
-            max_threads: THREADS.3 as usize,
+            threads: THREADS.0 as usize,
+            max_threads: THREADS.2 as usize,
             out: out.clone(),
             pending: pending.clone(),
             max_hash_mb: MAX_HASH_MB,
@@ -550,8 +526,8 @@ impl Uci {
         Uci {
             pos: Position::startpos(),
             chess960: false,
-            multipv: MULTIPV.1 as usize,
-            move_overhead: MOVE_OVERHEAD.1 as u64,
+            multipv: MULTIPV.0 as usize,
+            move_overhead: MOVE_OVERHEAD.0 as u64,
             hash_mb,
             ponder: false,
             features: Features::default(),
@@ -566,7 +542,7 @@ impl Uci {
             syzygy: SyzygyConfig::default(),
             show_wdl: false,
             limit_strength: false,
-            uci_elo: UCI_ELO.1 as i32,
+            uci_elo: UCI_ELO.0 as i32,
             searches: Vec::new(),
             pending,
             out,
@@ -614,7 +590,7 @@ impl Uci {
     }
 
     /// Says what the book has to say (`BookLearning`'s learn file read, refused, written).
-    fn book_notes(&mut self) {
+    pub(crate) fn book_notes(&mut self) {
         for line in self.book.take_notes() {
             self.say(&line);
         }
@@ -737,57 +713,9 @@ impl Uci {
     fn cmd_uci(&self) {
         self.say(&format!("id name {ENGINE_NAME}"));
         self.say(&format!("id author {ENGINE_AUTHOR}"));
-        for (name, def, min, max) in [HASH, THREADS, MULTIPV, MOVE_OVERHEAD] {
-            self.say(&format!(
-                "option name {name} type spin default {def} min {min} max {max}"
-            ));
+        for o in options::OPTIONS {
+            self.say(&o.uci_line());
         }
-        self.say("option name Clear Hash type button");
-        self.say("option name Ponder type check default false");
-        self.say("option name UCI_Chess960 type check default false");
-        let algos: Vec<String> = Algorithm::ALL
-            .iter()
-            .map(|a| format!(" var {}", a.name()))
-            .collect();
-        self.say(&format!(
-            "option name SearchAlgorithm type combo default {}{}",
-            Algorithm::AspirationPvs.name(),
-            algos.concat()
-        ));
-        self.say("option name SearchFeatures type string default default");
-        let (name, def, min, max) = TT_BOUNDS;
-        self.say(&format!(
-            "option name {name} type spin default {def} min {min} max {max}"
-        ));
-        self.say("option name OwnBook type check default false");
-        self.say("option name BookFile type string default <empty>");
-        self.say("option name BookBestMove type check default false");
-        self.say("option name BookLearning type check default false");
-        let (name, def, min, max) = BOOK_DEPTH;
-        self.say(&format!(
-            "option name {name} type spin default {def} min {min} max {max}"
-        ));
-        self.say(&format!(
-            "option name UseNNUE type check default {}",
-            nnue::USE_BY_DEFAULT
-        ));
-        self.say(&format!(
-            "option name EvalFile type string default {}",
-            nnue::EMBEDDED_NET_NAME
-        ));
-        self.say("option name SyzygyPath type string default <empty>");
-        for (name, def, min, max) in [SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT] {
-            self.say(&format!(
-                "option name {name} type spin default {def} min {min} max {max}"
-            ));
-        }
-        self.say("option name Syzygy50MoveRule type check default true");
-        self.say("option name UCI_ShowWDL type check default false");
-        self.say("option name UCI_LimitStrength type check default false");
-        let (name, def, min, max) = UCI_ELO;
-        self.say(&format!(
-            "option name {name} type spin default {def} min {min} max {max}"
-        ));
         // The search parameters, in a tune build only (src/search/params.rs).
         if params::TUNABLE {
             for p in params::PARAMS {
@@ -812,211 +740,16 @@ impl Uci {
         let value_at = args.iter().position(|&t| t == "value");
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|i| args[i + 1..].join(" "));
-        let lname = name.to_ascii_lowercase();
-        let out = self.out.clone();
-        let spin = |opt: (&str, i64, i64, i64)| -> Option<i64> {
-            let Some(v) = value.as_deref() else {
-                out.error(&format!("option {} needs a value", opt.0));
-                return None;
-            };
-            match v.trim().parse::<i64>() {
-                Ok(n) if (opt.2..=opt.3).contains(&n) => Some(n),
-                _ => {
-                    out.error(&format!(
-                        "{} must be an integer from {} to {}, got '{v}'",
-                        opt.0, opt.2, opt.3
-                    ));
-                    None
-                }
-            }
-        };
-        let check = |opt: &str| -> Option<bool> {
-            match value.as_deref().map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" => Some(true),
-                Some(v) if v == "false" => Some(false),
-                other => {
-                    out.error(&format!(
-                        "{opt} must be true or false, got '{}'",
-                        other.unwrap_or_default()
-                    ));
-                    None
-                }
-            }
-        };
-        match lname.as_str() {
-            "hash" => {
-                if let Some(n) = spin(HASH) {
-                    if self.busy_unstopped() {
-                        self.error("Hash cannot change during a search");
-                    } else {
-                        self.hash_mb = n as usize;
-                        self.send(Job::Resize(self.hash_mb));
-                    }
-                }
-            }
-            "ttbounds" => {
-                if let Some(n) = spin(TT_BOUNDS) {
-                    if self.busy_unstopped() {
-                        self.error("TTBounds cannot change during a search");
-                    } else if let Some(b) = TtBounds::from_count(n) {
-                        self.send(Job::TtBounds(b));
-                    }
-                }
-            }
-            "threads" => {
-                if let Some(n) = spin(THREADS) {
-                    if self.busy_unstopped() {
-                        self.error("Threads cannot change during a search");
-                    } else {
-                        self.send(Job::Threads(n as usize));
-                    }
-                }
-            }
-            "multipv" => {
-                if let Some(n) = spin(MULTIPV) {
-                    self.multipv = n as usize;
-                }
-            }
-            "move overhead" => {
-                if let Some(n) = spin(MOVE_OVERHEAD) {
-                    self.move_overhead = n as u64;
-                }
-            }
-            "clear hash" => {
-                if self.busy_unstopped() {
-                    self.error("Clear Hash during a search is ignored");
-                } else {
-                    self.send(Job::Clear);
-                }
-            }
-            "ponder" => {
-                if let Some(b) = check("Ponder") {
-                    self.ponder = b;
-                }
-            }
-            "uci_chess960" => {
-                if let Some(b) = check("UCI_Chess960") {
-                    self.chess960 = b;
-                    self.pos.set_castling_mode(if b {
-                        CastlingMode::Chess960
-                    } else {
-                        CastlingMode::Standard
-                    });
-                }
-            }
-            "searchalgorithm" => match Algorithm::from_name(value.as_deref().unwrap_or("")) {
-                Some(a) => self.algorithm = a,
-                None => self.error(&format!(
-                    "SearchAlgorithm must be one of {}; keeping {}",
-                    Algorithm::ALL.map(|a| a.name()).join(" "),
-                    self.algorithm.name()
-                )),
-            },
-            "searchfeatures" => {
-                let spec = value.unwrap_or_default();
-                match Features::parse(&spec) {
-                    Ok(f) => {
-                        self.features = f;
-                        self.features_spec = spec;
-                    }
-                    Err(e) => self.error(&format!(
-                        "SearchFeatures: {e}; keeping '{}'",
-                        self.features_spec
-                    )),
-                }
-            }
-            // The opening book.
-            "ownbook" => {
-                if let Some(b) = check("OwnBook") {
-                    self.book.enabled = b;
-                }
-            }
-            "bookfile" => {
-                let path = value.unwrap_or_default();
-                let keep = self
-                    .book
-                    .path()
-                    .map_or("no book".to_string(), |p| format!("'{p}'"));
-                match self.book.load(&path) {
-                    Ok(_) if book::is_no_file(&path) => {}
-                    Ok(n) => self.say(&format!("info string book '{}': {n} entries", path.trim())),
-                    Err(e) => {
-                        self.error(&format!("BookFile '{}': {e}; keeping {keep}", path.trim()))
-                    }
-                }
-                self.book_notes();
-            }
-            "booklearning" => {
-                if let Some(b) = check("BookLearning") {
-                    self.book.set_learning(b);
-                    self.book_notes();
-                }
-            }
-            "bookbestmove" => {
-                if let Some(b) = check("BookBestMove") {
-                    self.book.best_move = b;
-                }
-            }
-            "bookdepth" => {
-                if let Some(n) = spin(BOOK_DEPTH) {
-                    self.book.max_ply = n as u32;
-                }
-            }
-            "usennue" => {
-                if let Some(b) = check("UseNNUE") {
-                    if b && self.net.is_none() {
-                        self.error("UseNNUE: no network loaded; set EvalFile first");
-                    } else {
-                        self.use_nnue = b;
-                    }
-                }
-            }
-            "evalfile" => {
-                let v = value.unwrap_or_default().trim().to_string();
-                self.load_eval_file(&v);
-            }
-            // Syzygy tablebases.
-            "syzygypath" => self.set_syzygy_path(value.as_deref().unwrap_or_default()),
-            "syzygyprobedepth" => {
-                if let Some(n) = spin(SYZYGY_PROBE_DEPTH) {
-                    self.syzygy.probe_depth = n as i32;
-                }
-            }
-            "syzygyprobelimit" => {
-                if let Some(n) = spin(SYZYGY_PROBE_LIMIT) {
-                    self.syzygy.probe_limit = n as usize;
-                }
-            }
-            "syzygy50moverule" => {
-                if let Some(b) = check("Syzygy50MoveRule") {
-                    self.syzygy.rule50 = b;
-                }
-            }
-            // What info lines show, how strong the engine plays.
-            "uci_showwdl" => {
-                if let Some(b) = check("UCI_ShowWDL") {
-                    self.show_wdl = b;
-                }
-            }
-            "uci_limitstrength" => {
-                if let Some(b) = check("UCI_LimitStrength") {
-                    self.limit_strength = b;
-                }
-            }
-            "uci_elo" => {
-                if let Some(n) = spin(UCI_ELO) {
-                    self.uci_elo = n as i32;
-                }
-            }
-            _ => {
-                #[cfg(feature = "tune")]
-                if let Some(p) = params::find(&name) {
-                    self.set_search_param(p, value.as_deref());
-                    return;
-                }
-                self.error(&format!("unknown option '{name}'"))
-            }
+        if let Some(o) = options::find(&name) {
+            o.set(self, value.as_deref());
+            return;
         }
+        #[cfg(feature = "tune")]
+        if let Some(p) = params::find(&name) {
+            self.set_search_param(p, value.as_deref());
+            return;
+        }
+        self.error(&format!("unknown option '{name}'"));
     }
 
     /// `setoption name NAME value V` for a search parameter (tune build): an integer out of

@@ -6,8 +6,8 @@
 use arrayvec::ArrayVec;
 
 use crate::eval::role_value;
-use crate::history::{ContContext, History, NO_CONT};
 use crate::position::{Bitboard, Move, MoveList, Position, Role};
+use crate::search::ordering::history::{ContContext, History, NO_CONT};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
@@ -63,8 +63,6 @@ pub struct MovePicker {
     /// The squares the opponent attacks, which pick the butterfly history's slot of a quiet
     /// move (`threathist`); set by the search, empty by default (one slot).
     pub threats: Bitboard,
-    /// The pawn history row of the node (`pawnhist`); None: no pawn history in the order.
-    pub pawn_row: Option<usize>,
 }
 
 impl MovePicker {
@@ -99,7 +97,6 @@ impl MovePicker {
             qsearch: false,
             skip_quiets: false,
             threats: Bitboard::EMPTY,
-            pawn_row: None,
         }
     }
 
@@ -212,8 +209,7 @@ impl MovePicker {
                         continue;
                     }
                     pos.gen_quiets(&mut self.moves);
-                    let scorer =
-                        history.quiet_scorer(&self.cont, pos.turn(), self.threats, self.pawn_row);
+                    let scorer = history.quiet_scorer(&self.cont, pos.turn(), self.threats);
                     self.scores.clear();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
@@ -279,7 +275,7 @@ impl MovePicker {
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.quiet_score(&self.cont, us, m, self.threats, self.pawn_row)
+                            history.quiet_score(&self.cont, us, m, self.threats)
                         };
                         self.scores.push(s);
                     }
@@ -389,8 +385,8 @@ mod tests {
     /// not.
     #[test]
     fn continuation_history_orders_quiets() {
-        use crate::history::ContKey;
         use crate::position::{Color, Piece, Square};
+        use crate::search::ordering::history::ContKey;
         let mut h = History::default();
         let pos = Position::from_fen(crate::position::START_FEN, false).unwrap();
         let e4 = pos

@@ -45,8 +45,8 @@ fn piece_index(p: Piece) -> usize {
     (p.role as usize - 1) * 2 + p.color as usize
 }
 
-/// (moving piece, to) indices of move `m` by `us`: the column of the continuation, pawn and
-/// capture tables.
+/// (moving piece, to) indices of move `m` by `us`: the column of the continuation and capture
+/// tables.
 #[inline]
 fn piece_to(us: Color, m: Move) -> (usize, usize) {
     let (role, _, t) = role_from_to(m);
@@ -96,9 +96,6 @@ pub struct CorrKeys {
     pub pawn: Option<u64>,
     /// [`Position::non_pawn_key`] of White and of Black.
     pub non_pawn: Option<[u64; 2]>,
-    /// The moves 2 plies back and 1 ply back (`contcorr`): the continuation correction
-    /// history's row and column.
-    pub cont: Option<(ContKey, ContKey)>,
 }
 
 impl CorrKeys {
@@ -108,14 +105,13 @@ impl CorrKeys {
         CorrKeys {
             pawn: pawn.then(|| pos.pawn_key()),
             non_pawn: non_pawn.then(|| [Color::White, Color::Black].map(|c| pos.non_pawn_key(c))),
-            cont: None,
         }
     }
 
     /// Whether any table is used.
     #[inline]
     pub fn any(&self) -> bool {
-        self.pawn.is_some() || self.non_pawn.is_some() || self.cont.is_some()
+        self.pawn.is_some() || self.non_pawn.is_some()
     }
 }
 
@@ -146,9 +142,6 @@ pub type ContContext = [Option<ContKey>; 3];
 /// No continuation context.
 pub const NO_CONT: ContContext = [None; 3];
 
-/// Rows of the pawn history (pawn structures, by their key modulo this).
-pub const PAWNHIST_ROWS: usize = 1024;
-
 /// One continuation row: a score for every (piece, destination) of the reply.
 type ContRow = [[i16; 64]; 12];
 
@@ -157,9 +150,6 @@ pub struct History {
     /// Butterfly history: side to move, the threat slot of the move (whether the opponent
     /// attacks its from and its to square; only slot 0 without `threathist`), from, to.
     butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
-    /// Pawn history (`pawnhist`): row [`History::pawn_row`] of the pawn structure, then
-    /// (piece, to) of a quiet move (1024 rows, 1.5 MB).
-    pawn: Box<[ContRow]>,
     /// Continuation history: row [`ContKey`] of the earlier move, then (piece, to) of the
     /// quiet move (12·64 rows of 12·64 entries, 1.2 MB).
     cont: Box<[ContRow]>,
@@ -173,9 +163,6 @@ pub struct History {
     /// Non-pawn correction history: row 2·(side to move) + colour, column that colour's
     /// [`Position::non_pawn_key`] modulo [`CORRHIST_SIZE`].
     non_pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
-    /// Continuation correction history (`contcorr`): row the (piece, to) of the move 2 plies
-    /// back, column that of the move 1 ply back (pieces carry their colour, so no side row).
-    cont_corr: Box<[[i16; 12 * 64]]>,
 }
 
 impl Default for History {
@@ -184,19 +171,17 @@ impl Default for History {
             butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             // Built on the heap: a 1.2 MB array would go through the stack first.
             cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
-            pawn: vec![[[0; 64]; 12]; PAWNHIST_ROWS].into_boxed_slice(),
             capture: Box::new([[[0; 7]; 64]; 12]),
             counter: Box::new([[None; 64]; 12]),
             pawn_corr: vec![[0; CORRHIST_SIZE]; 2].into_boxed_slice(),
             non_pawn_corr: vec![[0; CORRHIST_SIZE]; 4].into_boxed_slice(),
-            cont_corr: vec![[0; 12 * 64]; 12 * 64].into_boxed_slice(),
         }
     }
 }
 
 /// The quiet-move ordering score of one node ([`History::quiet_scorer`]).
 ///
-/// A missing continuation or pawn row reads [`ZERO_ROW`], so a score is the same handful of
+/// A missing continuation row reads [`ZERO_ROW`], so a score is the same handful of
 /// loads for every move, with no branch per row (with an `Option` per row and the move taken
 /// apart once per table, scoring was about 9% of the search's instructions).
 pub struct QuietScorer<'a> {
@@ -206,16 +191,15 @@ pub struct QuietScorer<'a> {
     threats: Bitboard,
     rows: [&'a ContRow; 3],
     weights: [i32; 3],
-    pawn: &'a ContRow,
 }
 
-/// The row a missing continuation or pawn row reads: all zero.
+/// The row a missing continuation row reads: all zero.
 static ZERO_ROW: ContRow = [[0; 64]; 12];
 
 impl QuietScorer<'_> {
-    /// Butterfly history plus the weighted continuation scores (in halves) plus the pawn
-    /// history of quiet move `m`: the same value as the butterfly [`History::score`] plus
-    /// [`History::cont_scores`] weighted plus [`History::pawn_score`].
+    /// Butterfly history plus the weighted continuation scores (in halves) of quiet move `m`:
+    /// the same value as the butterfly [`History::score`] plus [`History::cont_scores`]
+    /// weighted.
     #[inline]
     pub fn score(&self, m: Move) -> i32 {
         let (role, f, t) = role_from_to(m);
@@ -227,7 +211,7 @@ impl QuietScorer<'_> {
         let s = self.rows[0][p][t] as i32 * self.weights[0]
             + self.rows[1][p][t] as i32 * self.weights[1]
             + self.rows[2][p][t] as i32 * self.weights[2];
-        self.butterfly[slot][f][t] as i32 + self.pawn[p][t] as i32 + s / 2
+        self.butterfly[slot][f][t] as i32 + s / 2
     }
 }
 
@@ -264,51 +248,17 @@ impl History {
         ctx.map(|k| k.map_or(0, |k| self.cont[k.0 as usize][p][t] as i32))
     }
 
-    /// The pawn history row of `pos`'s pawn structure.
-    #[inline]
-    pub fn pawn_row(pos: &Position) -> usize {
-        (pos.pawn_key() % PAWNHIST_ROWS as u64) as usize
-    }
-
-    /// Pawn history score of quiet move `m` by `us` in pawn structure `row`.
-    #[inline]
-    pub fn pawn_score(&self, row: usize, us: Color, m: Move) -> i32 {
-        let (p, t) = piece_to(us, m);
-        self.pawn[row][p][t] as i32
-    }
-
-    /// Adds `bonus` (negative: malus) to the pawn history of `m` in `row`, with gravity.
-    #[inline]
-    pub fn update_pawn(&mut self, row: usize, us: Color, m: Move, bonus: i32) {
-        let (p, t) = piece_to(us, m);
-        gravity(&mut self.pawn[row][p][t], bonus);
-    }
-
     /// Ordering score of a quiet move: butterfly plus the weighted continuation scores
-    /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves), plus
-    /// the pawn history of `pawn_row` when given.
+    /// (`conthist_weight_1`, `_2`, `_4` for the rows 1, 2 and 4 plies back, in halves).
     #[inline]
-    pub fn quiet_score(
-        &self,
-        ctx: &ContContext,
-        us: Color,
-        m: Move,
-        threats: Bitboard,
-        pawn_row: Option<usize>,
-    ) -> i32 {
-        self.quiet_scorer(ctx, us, threats, pawn_row).score(m)
+    pub fn quiet_score(&self, ctx: &ContContext, us: Color, m: Move, threats: Bitboard) -> i32 {
+        self.quiet_scorer(ctx, us, threats).score(m)
     }
 
-    /// [`Self::quiet_score`] for the quiet moves of one node: the continuation and pawn rows
-    /// and the weights looked up once, not for every move.
+    /// [`Self::quiet_score`] for the quiet moves of one node: the continuation rows and the
+    /// weights looked up once, not for every move.
     #[inline]
-    pub fn quiet_scorer(
-        &self,
-        ctx: &ContContext,
-        us: Color,
-        threats: Bitboard,
-        pawn_row: Option<usize>,
-    ) -> QuietScorer<'_> {
+    pub fn quiet_scorer(&self, ctx: &ContContext, us: Color, threats: Bitboard) -> QuietScorer<'_> {
         QuietScorer {
             butterfly: &self.butterfly[us as usize],
             us,
@@ -319,7 +269,6 @@ impl History {
                 conthist_weight_2(),
                 conthist_weight_4(),
             ],
-            pawn: pawn_row.map_or(&ZERO_ROW, |row| &self.pawn[row]),
         }
     }
 
@@ -376,9 +325,6 @@ impl History {
                 sum += self.non_pawn_corr[2 * u + c][corr_index(k)] as i32;
             }
         }
-        if let Some((k2, k1)) = keys.cont {
-            sum += self.cont_corr[k2.0 as usize][k1.0 as usize] as i32;
-        }
         sum / CORRHIST_GRAIN
     }
 
@@ -401,10 +347,6 @@ impl History {
                 let e = &mut self.non_pawn_corr[2 * u + c][corr_index(k)];
                 corr_towards(e, *e as i32 + g, w);
             }
-        }
-        if let Some((k2, k1)) = keys.cont {
-            let e = &mut self.cont_corr[k2.0 as usize][k1.0 as usize];
-            corr_towards(e, *e as i32 + g, w);
         }
     }
 }
@@ -447,28 +389,6 @@ mod tests {
         assert_eq!(h.score(Color::Black, m, Bitboard::EMPTY), 0);
     }
 
-    /// Pawn history is kept per pawn-structure row and joins the ordering score only when the
-    /// node's row is given (`pawnhist`).
-    #[test]
-    fn pawn_history_is_per_row_and_joins_the_quiet_score_when_asked() {
-        let mut h = History::default();
-        let m = knight_g1f3();
-        h.update_pawn(7, Color::White, m, 1000);
-        assert_eq!(h.pawn_score(7, Color::White, m), 1000);
-        assert_eq!(h.pawn_score(8, Color::White, m), 0);
-        assert_eq!(h.pawn_score(7, Color::Black, m), 0);
-        assert_eq!(
-            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, None),
-            0
-        );
-        assert_eq!(
-            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, Some(7)),
-            1000
-        );
-        let pos = Position::startpos();
-        assert!(History::pawn_row(&pos) < PAWNHIST_ROWS);
-    }
-
     /// With threats given, a move's butterfly score is kept apart by whether its from and its
     /// to square are attacked (`threathist`); other squares' threats do not matter.
     #[test]
@@ -486,7 +406,7 @@ mod tests {
         h.update(Color::White, m, g1 | f3, -500);
         assert_eq!(h.score(Color::White, m, g1 | f3), -500);
         assert_eq!(h.score(Color::White, m, f3), 1000);
-        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m, f3, None), 1000);
+        assert_eq!(h.quiet_score(&NO_CONT, Color::White, m, f3), 1000);
     }
 }
 
@@ -616,14 +536,9 @@ mod random_tests {
                 }
             };
             let (pawn, white, black) = (key(), key(), key());
-            let cont = (
-                ContKey(rng.random_range(0..768)),
-                ContKey(rng.random_range(0..768)),
-            );
             let keys = CorrKeys {
                 pawn: (i % 3 != 1).then_some(pawn),
                 non_pawn: (i % 3 != 0).then_some([white, black]),
-                cont: (i % 2 == 0).then_some(cont),
             };
             // Gaps up to a mate score either way, a few huge ones included.
             let gap = if rng.random_bool(0.01) {
@@ -639,7 +554,6 @@ mod random_tests {
         let in_corr_bounds = |v: &i16| (-CORRHIST_MAX..=CORRHIST_MAX).contains(&(*v as i32));
         assert!(h.pawn_corr.iter().flatten().all(in_corr_bounds));
         assert!(h.non_pawn_corr.iter().flatten().all(in_corr_bounds));
-        assert!(h.cont_corr.iter().flatten().all(in_corr_bounds));
         // The hot entries were pushed hard both ways: somewhere they came near a bound.
         let hot_max = hot
             .iter()
@@ -658,7 +572,6 @@ mod random_tests {
         let pawn_only = CorrKeys {
             pawn: Some(0x1234_5678_9abc_def0),
             non_pawn: None,
-            cont: None,
         };
         for _ in 0..2000 {
             let gap = 40 - h.correction(Color::White, &pawn_only);
@@ -675,7 +588,6 @@ mod random_tests {
         let both = CorrKeys {
             pawn: Some(7),
             non_pawn: Some([11, 13]),
-            cont: Some((ContKey(5), ContKey(700))),
         };
         for _ in 0..5000 {
             let gap = 90 - h.correction(Color::White, &both);
@@ -723,12 +635,12 @@ mod random_tests {
         h.update(Color::White, m, Bitboard::EMPTY, 1000);
         h.update_cont(&ctx, Color::White, m, 800);
         assert_eq!(
-            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY, None),
+            h.quiet_score(&NO_CONT, Color::White, m, Bitboard::EMPTY),
             1000
         );
         assert_eq!(h.cont_scores(&ctx, Color::White, m), [800, 0, 0]);
         assert_eq!(
-            h.quiet_score(&ctx, Color::White, m, Bitboard::EMPTY, None),
+            h.quiet_score(&ctx, Color::White, m, Bitboard::EMPTY),
             1000 + 800 * conthist_weight_1() / 2
         );
         // Another row (the same move by the knight instead of the pawn) is untouched.
