@@ -221,10 +221,10 @@ lint:
 fmt:
 	$(CARGO) fmt
 
-# Import circles and imports from a lower layer of src/ to a higher one (scripts/check-layers.py
+# Import circles and imports from a lower layer of src/ to a higher one (scripts/check_layers.py
 # names the layers); exits 1 when there is either.
 layers:
-	python3 scripts/check-layers.py
+	python3 scripts/check_layers.py
 
 # A match against a reference engine with the shared match tool (not part of `make test`).
 # make match OPP=/usr/games/glaurung OPP_OPT="--b-opt Threads=1" TC=5+0.05 GAMES=100

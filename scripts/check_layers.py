@@ -14,7 +14,7 @@ blocks, and resolves each to the deepest module it names (src/a/b.rs or src/a/b/
      layer (each top-level module sits in one layer; a layer may import from its own and the
      ones below).
 
-Exit status 1 when there is either. `python3 scripts/check-layers.py --edges` also prints the
+Exit status 1 when there is either. `python3 scripts/check_layers.py --edges` also prints the
 module graph.
 """
 
