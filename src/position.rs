@@ -352,6 +352,22 @@ impl Position {
         self.cur().structure.non_pawns[color as usize]
     }
 
+    /// Material on the board at pawn 1, knight and bishop 3, rook 5, queen 9, both sides
+    /// together (78 in the start position): the WDL model's and `matscale`'s measure.
+    pub fn material_value(&self) -> i32 {
+        let board = self.board();
+        [
+            (Role::Pawn, 1),
+            (Role::Knight, 3),
+            (Role::Bishop, 3),
+            (Role::Rook, 5),
+            (Role::Queen, 9),
+        ]
+        .iter()
+        .map(|&(role, value)| board.by_role(role).count() as i32 * value)
+        .sum()
+    }
+
     /// Number of pieces on the board, kings and pawns included (tablebase cardinality).
     #[inline]
     pub fn piece_count(&self) -> usize {

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use crate::eval::Evaluator;
 use crate::limits::SearchLimits;
-use crate::nnue::{Network, Nnue};
+use crate::nnue::{self, Network, Nnue};
 use crate::position::{Bitboard, Move, Piece, Position};
 use crate::search::ordering::history::History;
 use crate::timeman::{IterationSummary, TimeManager};
@@ -810,7 +810,7 @@ impl Searcher {
             Some(n) => {
                 let mut v = n.evaluate(pos);
                 if self.features.mat_scale {
-                    v = v * material_scale(pos) / 1024;
+                    v = nnue::scale_by_material(v, pos, params::matscale_base());
                 }
                 v.clamp(-NNUE_EVAL_LIMIT, NNUE_EVAL_LIMIT)
             }
@@ -819,17 +819,10 @@ impl Searcher {
     }
 }
 
-/// The `matscale` factor of the network's evaluation, in 1024ths: `matscale_base` plus one
-/// for each 24 cp of material on the board (both sides' pieces as the WDL model counts them,
-/// [`wdl::material`], at 100 cp a pawn): 700 + 325 = 1025 in the start position, 700 with
-/// bare kings.
-fn material_scale(pos: &Position) -> i32 {
-    params::matscale_base() + 100 * wdl::material(pos) / 24
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Searcher, lmr_table, material_scale};
+    use super::{Searcher, lmr_table};
+    use crate::nnue::material_scale;
     use crate::position::Position;
 
     /// `matscale`: the factor is 700 plus a 24th of the material, in 1024ths; on, the
@@ -842,9 +835,9 @@ mod tests {
             false,
         )
         .unwrap();
-        assert_eq!(material_scale(&start), 700 + 7800 / 24);
+        assert_eq!(material_scale(&start, 700), 700 + 7800 / 24);
         let rook = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 60", false).unwrap();
-        assert_eq!(material_scale(&rook), 700 + 500 / 24);
+        assert_eq!(material_scale(&rook, 700), 700 + 500 / 24);
         let mut s = Searcher::new(1);
         let hce = s.evaluate(&rook);
         s.features.mat_scale = true;

@@ -16,7 +16,7 @@
 //! other than the material count.
 
 use super::MATE_IN_MAX;
-use crate::position::{Position, Role};
+use crate::position::Position;
 
 /// Coefficients of `a(x) = A[0] + A[1]·x + A[2]·x² + A[3]·x³` (centipawns).
 ///
@@ -50,17 +50,7 @@ pub struct Wdl {
 /// Material on the board as the model counts it: pawn 1, knight and bishop 3, rook 5, queen 9,
 /// both sides together (78 in the start position).
 pub fn material(pos: &Position) -> i32 {
-    let board = pos.board();
-    [
-        (Role::Pawn, 1),
-        (Role::Knight, 3),
-        (Role::Bishop, 3),
-        (Role::Rook, 5),
-        (Role::Queen, 9),
-    ]
-    .iter()
-    .map(|&(role, value)| board.by_role(role).count() as i32 * value)
-    .sum()
+    pos.material_value()
 }
 
 fn cubic(c: &[f64; 4], x: f64) -> f64 {
