@@ -458,14 +458,15 @@ fn sss_driver_plays_on_the_clock_and_stops_at_once() {
     play_short_clock_game(&mut e, "SSS");
 }
 
-/// One row of the README's option table: name, type, default, range (backticks kept).
-fn readme_option_rows() -> Vec<[String; 4]> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let text = std::fs::read_to_string(path).expect("read README.md");
+/// One row of an option table: name, type, default, range (backticks kept), from the table
+/// that follows `section` in the file `doc` (relative to the crate).
+fn option_rows(doc: &str, section: &str) -> Vec<[String; 4]> {
+    let path = format!("{}/{doc}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {doc}: {e}"));
     let section = text
-        .split("\n## UCI options\n")
+        .split(section)
         .nth(1)
-        .expect("README has a '## UCI options' section");
+        .unwrap_or_else(|| panic!("{doc} has a {section:?} section"));
     section
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -487,11 +488,11 @@ fn readme_option_rows() -> Vec<[String; 4]> {
 /// declaration (`uci::options::OPTIONS`, which `uci` announces: checked here too), each with
 /// its type, default (the first backticked or plain word of the cell, so a note may follow it),
 /// spin range and combo values. A renamed option, a new default (a new embedded net's name) or
-/// a changed range fails here until the README says so too.
+/// a changed range fails here until the README says so too; and so does docs/uci.md's longer
+/// table of the same options.
 #[test]
 fn readme_option_table_matches_uci() {
-    use nullwindow::uci::options::{Kind, OPTIONS};
-    let strip = |s: &str| s.trim_matches('`').to_string();
+    use nullwindow::uci::options::OPTIONS;
     let mut e = Engine::start();
     e.send("uci");
     e.expect("uciok");
@@ -503,33 +504,44 @@ fn readme_option_table_matches_uci() {
         .collect();
     let declared: Vec<String> = OPTIONS.iter().map(|o| o.uci_line()).collect();
     assert_eq!(announced, declared, "uci announces the table, in its order");
-    let rows = readme_option_rows();
-    assert_eq!(rows.len(), OPTIONS.len(), "README rows {rows:?}");
+    for (doc, section) in [
+        ("README.md", "\n## UCI options\n"),
+        ("docs/uci.md", "\n## Options\n"),
+    ] {
+        check_option_table(doc, &option_rows(doc, section));
+    }
+}
+
+/// `rows` (the option table of `doc`) against the one declaration.
+fn check_option_table(doc: &str, rows: &[[String; 4]]) {
+    use nullwindow::uci::options::{Kind, OPTIONS};
+    let strip = |s: &str| s.trim_matches('`').to_string();
+    assert_eq!(rows.len(), OPTIONS.len(), "{doc} rows {rows:?}");
     for opt in OPTIONS {
         let name = opt.name;
         let row = rows
             .iter()
             .find(|r| strip(&r[0]) == name)
-            .unwrap_or_else(|| panic!("option '{name}' is missing from README's table"));
+            .unwrap_or_else(|| panic!("option '{name}' is missing from {doc}'s table"));
         let default_cell = strip(row[2].split(" (").next().unwrap_or_default());
         let (kind, default) = match &opt.kind {
             Kind::Spin {
                 default, min, max, ..
             } => {
-                assert_eq!(row[3], format!("{min} – {max}"), "range of {name}");
+                assert_eq!(row[3], format!("{min} – {max}"), "{doc}: range of {name}");
                 ("spin", default.to_string())
             }
             Kind::Check { default, .. } => ("check", default.to_string()),
             Kind::Combo { default, vars, .. } => {
                 let listed: Vec<String> = row[3].split_whitespace().map(strip).collect();
-                assert_eq!(listed, *vars, "values of {name}");
+                assert_eq!(listed, *vars, "{doc}: values of {name}");
                 ("combo", default.to_string())
             }
             Kind::String { default, .. } => ("string", default.to_string()),
             Kind::Button { .. } => ("button", String::new()),
         };
-        assert_eq!(row[1], kind, "type of {name}");
-        assert_eq!(default_cell, default, "default of {name}");
+        assert_eq!(row[1], kind, "{doc}: type of {name}");
+        assert_eq!(default_cell, default, "{doc}: default of {name}");
     }
 }
 
