@@ -1,0 +1,232 @@
+//! `scripts/datagen_loop.sh`, the datagen loop, run for real against a stand-in engine in a
+//! throw-away git repository: it builds the committed revision, starts self-play, restarts it
+//! when it dies, rotates to a new segment when the committed `DATAGEN_SEED` changes, keeps a
+//! manifest line per segment that matches the file, and stops with its self-play.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A stand-in for `nullwindow`: `bench`, `--version`, and a `datagen` that appends one
+/// 32-byte record every 50 ms to `--out` and keeps a progress file as the real one does
+/// (resumes from it, cuts a torn tail, ends on SIGTERM after a whole record).
+const FAKE_ENGINE: &str = r#"#!/usr/bin/env bash
+case "$1" in
+bench) echo "4242 nodes 1 nps" ;;
+--version) echo "Nullwindow fake"; echo "network: fake.nnue (embedded)" ;;
+datagen)
+    shift
+    out="" seed=""
+    while [ $# -gt 0 ]; do
+        case "$1" in --out) out=$2; shift ;; --seed) seed=$2; shift ;; esac
+        shift
+    done
+    [ -s "$out" ] || head -c 32 /dev/zero > "$out"
+    games=$(sed -n 's/^games //p' "$out.progress" 2> /dev/null)
+    games=${games:-0}
+    # As the real one: a torn tail (a record the progress file does not count) is cut.
+    bytes=$(sed -n 's/^bytes //p' "$out.progress" 2> /dev/null)
+    [ -n "$bytes" ] && truncate -s "$bytes" "$out"
+    # SIGTERM ends it after a whole record.
+    stop=""
+    trap 'stop=1' TERM
+    while [ -z "$stop" ]; do
+        head -c 32 /dev/zero >> "$out"
+        games=$((games + 1))
+        printf 'seed %s\nsettings fake\ngames %s\nbytes %s\n' "$seed" "$games" \
+            "$(stat -c %s "$out")" > "$out.progress"
+        sleep 0.05
+    done
+    ;;
+esac
+"#;
+
+/// The parts of the real Makefile the loop reads: `print-VAR`, `datagen-args`, and a `pgo`
+/// target that "builds" the stand-in.
+fn makefile(seed: u32) -> String {
+    format!(
+        "DATA_DIR ?= data\nDATAGEN_SEED ?= {seed}\nDATAGEN_THREADS ?= 2\n\
+         DATAGEN_ARGS = --games 1000 --threads $(DATAGEN_THREADS) --seed $(DATAGEN_SEED) \
+         --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin\n\
+         datagen-args:\n\t@echo $(DATAGEN_ARGS)\n\
+         print-%:\n\t@echo $($*)\n\
+         pgo:\n\tmkdir -p target/pgo/release && cp fake-engine target/pgo/release/nullwindow\n"
+    )
+}
+
+fn git(repo: &Path, args: &[&str]) {
+    let st = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git runs");
+    assert!(st.status.success(), "git {args:?}: {st:?}");
+}
+
+fn commit_seed(repo: &Path, seed: u32) {
+    std::fs::write(repo.join("Makefile"), makefile(seed)).expect("write Makefile");
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", &format!("seed {seed}")]);
+}
+
+fn script(repo: &Path, arg: &str) -> String {
+    let out = Command::new("bash")
+        .arg(repo.join("scripts/datagen_loop.sh"))
+        .arg(arg)
+        .env("DATAGEN_LOOP_POLL", "1")
+        .current_dir(repo)
+        .output()
+        .expect("the loop script runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Waits (at most 60 s) until `what` holds.
+fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+fn alive(pid: &str) -> bool {
+    !pid.is_empty() && Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// The manifest's line of `file`, split into its tab-separated fields.
+fn manifest_line(data: &Path, file: &str) -> Option<Vec<String>> {
+    read(&data.join("manifest.tsv"))
+        .lines()
+        .find(|l| l.starts_with(&format!("{file}\t")))
+        .map(|l| l.split('\t').map(str::to_string).collect())
+}
+
+/// Stops the loop of `repo` when the test ends, passed or failed, so that no loop is left
+/// running behind a failed assertion.
+struct StopOnDrop(PathBuf);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        if self.0.exists() {
+            let _ = Command::new("bash")
+                .arg(self.0.join("scripts/datagen_loop.sh"))
+                .arg("stop")
+                .current_dir(&self.0)
+                .output();
+        }
+    }
+}
+
+#[test]
+fn the_loop_builds_restarts_rotates_and_records() {
+    let dir: PathBuf = std::env::temp_dir().join(format!("nullwindow-loop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(repo.join("scripts")).expect("mkdir");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen_loop.sh"),
+        repo.join("scripts/datagen_loop.sh"),
+    )
+    .expect("copy the script");
+    let engine = repo.join("fake-engine");
+    std::fs::write(&engine, FAKE_ENGINE).expect("write the stand-in");
+    Command::new("chmod")
+        .args(["+x"])
+        .arg(&engine)
+        .arg(repo.join("scripts/datagen_loop.sh"))
+        .status()
+        .expect("chmod");
+    std::fs::write(repo.join(".gitignore"), "/data\n").expect("gitignore");
+    git(&repo, &["init", "-q"]);
+    commit_seed(&repo, 1);
+    let data = repo.join("data");
+    let loop_dir = data.join("loop");
+
+    // Start: the committed revision is built and its segment grows.
+    let _stop = StopOnDrop(repo.clone());
+    let said = script(&repo, "start");
+    assert!(said.contains("datagen loop started"), "{said}");
+    wait_for("gen1.bin grows", || {
+        std::fs::metadata(data.join("gen1.bin")).is_ok_and(|m| m.len() > 32 * 5)
+    });
+    // A second start leaves the running loop alone.
+    assert!(script(&repo, "start").contains("is running"));
+
+    // The self-play dies: the loop starts it again, and the file goes on from where it was.
+    let first = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    assert!(alive(&first), "datagen pid {first}");
+    Command::new("kill")
+        .args(["-KILL", &first])
+        .status()
+        .expect("kill");
+    wait_for("a new datagen process", || {
+        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        p != first && alive(&p)
+    });
+    let log = read(&loop_dir.join("loop.log"));
+    assert_eq!(log.matches("datagen gen1 started").count(), 2, "{log}");
+
+    // A new seed committed: gen1 is closed with its manifest line, gen2 starts.
+    commit_seed(&repo, 2);
+    wait_for("gen2.bin grows", || {
+        std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > 32 * 3)
+    });
+    let line = manifest_line(&data, "gen1.bin").expect("gen1's manifest line");
+    let bytes: u64 = line[7].parse().expect("bytes");
+    let gen1 = std::fs::read(data.join("gen1.bin")).expect("gen1");
+    assert_eq!(
+        gen1.len() as u64,
+        bytes,
+        "gen1 closed at its manifest's size"
+    );
+    assert_eq!(line[1], "1");
+    assert_eq!(line[3], "4242", "the build's Bench");
+    assert_eq!(line[4], "fake.nnue");
+    assert_eq!(line[6], ((bytes - 32) / 32).to_string(), "positions");
+    let sha = Command::new("sha256sum")
+        .arg(data.join("gen1.bin"))
+        .output()
+        .expect("sha256sum");
+    assert!(
+        String::from_utf8_lossy(&sha.stdout).starts_with(&line[8]),
+        "sha256 of gen1"
+    );
+    assert!(
+        line[10].contains("--games ") && line[10].contains("--seed 1"),
+        "{}",
+        line[10]
+    );
+    // gen1 no longer grows.
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(
+        std::fs::metadata(data.join("gen1.bin"))
+            .expect("gen1")
+            .len(),
+        bytes
+    );
+
+    // Stop: the loop and its self-play end.
+    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
+    assert!(script(&repo, "stop").contains("stopped"));
+    wait_for("the loop and datagen end", || {
+        !alive(&child) && !alive(&looper)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
