@@ -381,7 +381,8 @@ Plays the engine against itself and appends labelled positions to a binary file
   --opening-max CP    draw the opening again if a short search scores it beyond ±CP
                       (default 400)
   --openings FILE     start from random lines of an EPD/FEN file instead of the start position
-  --hash MB           transposition table per thread (default 8)
+  --hash MB           transposition table per thread (default 8); it changes the games,
+                      so a resumed run must keep it
   --margin CP         keep only positions whose static eval is within CP of their
                       quiescence value (default: no such filter)
   --eval E            the evaluation the games are played with: hce, nnue (the embedded
