@@ -139,6 +139,11 @@ impl GameRecord {
     }
 }
 
+/// A move that leaves a position worth keeping: neither a capture nor a promotion.
+fn is_quiet(m: Move) -> bool {
+    !m.is_capture() && m.promotion().is_none()
+}
+
 /// A win for the side `c`.
 fn win_for(c: Color) -> Wdl {
     if c == Color::White {
@@ -211,8 +216,8 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         if plies >= MAX_PLIES {
             break (Wdl::Draw, Ending::TooLong);
         }
-        let noisy_guess =
-            pos.is_check() || expected.is_some_and(|m| m.is_capture() || m.promotion().is_some());
+        let in_check = pos.is_check();
+        let noisy_guess = in_check || expected.is_some_and(|m| !is_quiet(m));
         let mut r = searcher.search(
             &pos,
             noisy_limits
@@ -226,10 +231,9 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         nodes += r.nodes;
         if noisy_guess
             && noisy_limits.is_some()
-            && !pos.is_check()
+            && !in_check
             && r.score.abs() < MATE_IN_MAX
-            && r.best
-                .is_some_and(|b| !b.is_capture() && b.promotion().is_none())
+            && r.best.is_some_and(is_quiet)
         {
             // Guessed wrong: a position to keep, so it gets the full search (the table warm).
             r = searcher.search(&pos, &limits, &opts, &ctl, &mut SilentReporter);
@@ -278,7 +282,7 @@ pub fn play_game(opening: &Position, cfg: &GameConfig, searcher: &mut Searcher) 
         }
 
         // Keep quiet positions.
-        if !pos.is_check() && !best.is_capture() && best.promotion().is_none() {
+        if !in_check && is_quiet(best) {
             let quiet = match cfg.quiet_margin {
                 None => true,
                 Some(m) => (evaluate(&pos) - searcher.quiescence_value(&pos)).abs() <= m,
