@@ -24,12 +24,15 @@ fn spsa_cli() -> (bool, String, String) {
     )
 }
 
-/// The `uci` reply.
+/// The `uci` reply; then `isready`, as a GUI sends it, which makes the table and tells its
+/// pages, so that later `isready`s show only what the commands before them said.
 fn uci_lines(e: &mut Engine) -> Vec<String> {
     let from = e.seen.len();
     e.send("uci");
     e.expect("uciok");
-    e.seen[from..].to_vec()
+    let lines = e.seen[from..].to_vec();
+    e.sync();
+    lines
 }
 
 #[test]
@@ -130,6 +133,7 @@ mod tune_build {
         let (ok, out, _) = spsa_cli();
         assert!(ok);
         let mut e = Engine::start();
+        e.sync(); // the first `isready` makes the table and tells its pages
         let defaults = spsa(&mut e);
         assert!(
             defaults
@@ -148,6 +152,7 @@ mod tune_build {
     #[test]
     fn options_round_trip_clamp_and_refuse_non_numbers() {
         let mut e = Engine::start();
+        e.sync(); // the first `isready` makes the table and tells its pages
         // Every parameter: a value in range is read back exactly, silently.
         for p in PARAMS {
             let v = if p.default < p.max {

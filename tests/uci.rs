@@ -609,8 +609,45 @@ fn architecture_technique_table_names_existing_switches() {
     }
 }
 
+/// `isready` with no search running answers after the jobs sent before it, with the table of
+/// the current `Hash` made (so a GUI's first clock does not pay for it, as with Stockfish);
+/// after `stop` it answers after the stopped search's `bestmove`. During a search nobody
+/// stopped it answers at once (`stop_ends_infinite_search_with_one_bestmove`).
+#[test]
+fn isready_waits_for_the_table_and_for_a_stopped_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send("setoption name Hash value 32");
+    let before = e.sync();
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with("info string Hash 32 MB: ")),
+        "table not made before readyok: {before:?}"
+    );
+    e.send(&format!("position fen {KIWIPETE}"));
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    e.send("isready");
+    let first = e.wait_for(Duration::from_secs(30), |l| {
+        l.starts_with("bestmove") || l == "readyok"
+    });
+    assert!(first.starts_with("bestmove"), "readyok before bestmove");
+    e.expect("readyok");
+    // The table was told once: not again with the search.
+    let told = e
+        .seen
+        .iter()
+        .filter(|l| l.starts_with("info string Hash"))
+        .count();
+    assert_eq!(told, 1, "{:?}", e.seen);
+}
+
 /// What pages back the hash table is told once per table: for the table made at start with
-/// the first search (before its `bestmove`), for one `setoption Hash` makes at once. A table
+/// the first search (before its `bestmove`) or `isready`, for one `setoption Hash` makes at
+/// once. A table
 /// of 2 MiB or more is on transparent huge pages where the kernel gives them on request.
 #[test]
 fn hash_tells_its_pages_once_per_table() {

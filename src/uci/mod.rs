@@ -118,6 +118,10 @@ enum Job {
     /// `setoption name Threads`: the number of search threads.
     Threads(usize),
     Clear,
+    /// `isready` with no search to answer for: answered once the jobs before it are done and
+    /// the table of the current `Hash`, `Threads` and `TTBounds` is made, as Stockfish makes its
+    /// table before `readyok` (the first `go` then does not pay for it on the clock).
+    Ready,
     Quit,
 }
 
@@ -392,6 +396,11 @@ impl Worker {
                     p.new_game();
                 }
             }
+            Job::Ready => {
+                self.pool();
+                self.tell_pages();
+                self.out.say("readyok");
+            }
             Job::Quit => return false,
         }
         true
@@ -646,7 +655,7 @@ impl Uci {
         let args = &tokens[start + 1..];
         match tokens[start] {
             "uci" => self.cmd_uci(),
-            "isready" => self.say("readyok"),
+            "isready" => self.cmd_isready(),
             "debug" => match args.first().copied() {
                 Some("on") => self.debug = true,
                 Some("off") => self.debug = false,
@@ -708,6 +717,17 @@ impl Uci {
             .filter(|c| c.stop.load(Ordering::SeqCst))
             .count();
         stopped < self.searches.len() || self.pending.load(Ordering::SeqCst) > stopped
+    }
+
+    /// `isready`: at once while a search nobody stopped runs or a perft is in flight (the GUI
+    /// asks whether the engine still listens); otherwise after the jobs queued before it (a
+    /// stopped search's `bestmove`, a new `Hash` or `Threads`) and with the table made.
+    fn cmd_isready(&mut self) {
+        if self.sandbox || self.busy_unstopped() {
+            self.say("readyok");
+        } else {
+            self.send(Job::Ready);
+        }
     }
 
     fn cmd_uci(&self) {
