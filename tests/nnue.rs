@@ -571,6 +571,100 @@ fn kernels_agree_with_scalar(v: Backend) {
     }
 }
 
+/// `update_pair` (both views of a step from the parent's entry, rows by index) gives each
+/// view the wrapping sum `src + Σ adds − Σ subs` on every back end, for every shape of step,
+/// and leaves the padding between the views (and after them) untouched.
+#[test]
+fn update_pair_equals_the_row_sums_of_each_view() {
+    let mut rng = StdRng::seed_from_u64(68);
+    for n in [16, 32, 48, 128, 144, 256] {
+        let rows = 12;
+        let weights = random_row(&mut rng, rows * n);
+        let row = |r: usize| &weights[r * n..][..n];
+        for stride in [n, n.div_ceil(32) * 32 + 32] {
+            let src = random_row(&mut rng, 2 * stride);
+            let pick = |rng: &mut StdRng| [rng.random_range(0..rows), rng.random_range(0..rows)];
+            let adds: Vec<[usize; 2]> = (0..2).map(|_| pick(&mut rng)).collect();
+            let subs: Vec<[usize; 2]> = (0..2).map(|_| pick(&mut rng)).collect();
+            for backend in backends() {
+                for (na, ns) in [(0, 0), (1, 1), (1, 2), (2, 2), (2, 1)] {
+                    let before = random_row(&mut rng, 2 * stride);
+                    let mut dst = before.clone();
+                    let (a, s) = (&adds[..na], &subs[..ns]);
+                    match (na, ns) {
+                        (0, 0) => {
+                            simd::update_pair(backend, &mut dst, &src, stride, n, &weights, [], [])
+                        }
+                        (1, 1) => simd::update_pair(
+                            backend,
+                            &mut dst,
+                            &src,
+                            stride,
+                            n,
+                            &weights,
+                            [a[0]],
+                            [s[0]],
+                        ),
+                        (1, 2) => simd::update_pair(
+                            backend,
+                            &mut dst,
+                            &src,
+                            stride,
+                            n,
+                            &weights,
+                            [a[0]],
+                            [s[0], s[1]],
+                        ),
+                        (2, 2) => simd::update_pair(
+                            backend,
+                            &mut dst,
+                            &src,
+                            stride,
+                            n,
+                            &weights,
+                            [a[0], a[1]],
+                            [s[0], s[1]],
+                        ),
+                        _ => simd::update_pair(
+                            backend,
+                            &mut dst,
+                            &src,
+                            stride,
+                            n,
+                            &weights,
+                            [a[0], a[1]],
+                            [s[0]],
+                        ),
+                    }
+                    for v in 0..2 {
+                        let at = v * stride;
+                        let expect: Vec<i16> = (0..n)
+                            .map(|i| {
+                                let mut x = src[at + i];
+                                for r in a {
+                                    x = x.wrapping_add(row(r[v])[i]);
+                                }
+                                for r in s {
+                                    x = x.wrapping_sub(row(r[v])[i]);
+                                }
+                                x
+                            })
+                            .collect();
+                        let what =
+                            format!("{backend:?} n={n} stride={stride} ({na}, {ns}) view {v}");
+                        assert_eq!(&dst[at..at + n], &expect[..], "{what}");
+                        assert_eq!(
+                            &dst[at + n..at + stride],
+                            &before[at + n..at + stride],
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn output_sum_is_exact_at_the_bounds() {
     // Every accumulator saturated and every weight at the clip, largest N: the sum is far

@@ -459,36 +459,61 @@ impl Nnue {
             self.refresh(child, i);
             return;
         };
+        match (ch.n_added, ch.n_removed) {
+            (1, 1) => self.apply::<1, 1>(&ch, crossed, child, i),
+            (1, 2) => self.apply::<1, 2>(&ch, crossed, child, i),
+            (0, 0) => self.apply::<0, 0>(&ch, crossed, child, i),
+            (2, 2) => self.apply::<2, 2>(&ch, crossed, child, i),
+            // No move of chess changes a board otherwise (a quiet move or a promotion: one
+            // piece off, one on; a capture or en passant: two off, one on; castling: two and
+            // two, or one and one in Chess960 when the king stays; a null move: nothing).
+            _ => self.refresh(child, i),
+        }
+    }
+
+    /// Entry `i` (for `child`) from entry `i − 1` by the `A` added and `S` removed rows of
+    /// `ch`, both views in one kernel call; a view in `crossed` is rebuilt from the per-view
+    /// cache instead.
+    #[inline]
+    fn apply<const A: usize, const S: usize>(
+        &mut self,
+        ch: &Changes,
+        crossed: [bool; 2],
+        child: &Board,
+        i: usize,
+    ) {
         self.stats.updates += 1;
-        for (view, persp) in Color::ALL.into_iter().enumerate() {
-            if crossed[view] {
-                self.stats.view_refreshes += 1;
-                self.rebuild_view(child, i, persp);
+        let any_crossed = crossed[0] || crossed[1];
+        if any_crossed {
+            for (view, persp) in Color::ALL.into_iter().enumerate() {
+                if crossed[view] {
+                    self.stats.view_refreshes += 1;
+                    self.rebuild_view(child, i, persp);
+                }
             }
         }
-        let entry = 2 * self.stride;
+        let (n, stride) = (self.n, self.stride);
         let net = &*self.net;
         let backend = self.backend;
-        let (below, above) = self.buf.split_at_mut(i * entry);
-        for (view, off) in [0, self.stride].into_iter().enumerate() {
-            if crossed[view] {
-                continue;
-            }
-            let src = &below[(i - 1) * entry + off..][..self.n];
-            let dst = &mut above[off..][..self.n];
-            let add = |k: usize| Nnue::row(net, ch.added[k][view]);
-            let sub = |k: usize| Nnue::row(net, ch.removed[k][view]);
-            match (ch.n_added, ch.n_removed) {
-                (0, 0) => simd::update(backend, dst, src, [], []),
-                (1, 1) => simd::update(backend, dst, src, [add(0)], [sub(0)]),
-                (1, 2) => simd::update(backend, dst, src, [add(0)], [sub(0), sub(1)]),
-                (2, 2) => simd::update(backend, dst, src, [add(0), add(1)], [sub(0), sub(1)]),
-                (1, 0) => simd::update(backend, dst, src, [add(0)], []),
-                (0, 1) => simd::update(backend, dst, src, [], [sub(0)]),
-                (2, 1) => simd::update(backend, dst, src, [add(0), add(1)], [sub(0)]),
-                (0, 2) => simd::update(backend, dst, src, [], [sub(0), sub(1)]),
-                (2, 0) => simd::update(backend, dst, src, [add(0), add(1)], []),
-                _ => unreachable!("at most {MAX_STEP_CHANGES} changes of each kind"),
+        let (below, above) = self.buf.split_at_mut(i * 2 * stride);
+        let src = &below[(i - 1) * 2 * stride..];
+        let added: [[usize; 2]; A] = std::array::from_fn(|k| ch.added[k]);
+        let removed: [[usize; 2]; S] = std::array::from_fn(|k| ch.removed[k]);
+        if !any_crossed {
+            let weights = &net.ft_weights;
+            simd::update_pair(backend, above, src, stride, n, weights, added, removed);
+            return;
+        }
+        for (view, persp) in Color::ALL.into_iter().enumerate() {
+            if !crossed[view] {
+                let off = match persp {
+                    Color::White => 0,
+                    Color::Black => stride,
+                };
+                let dst = &mut above[off..][..n];
+                let a = added.map(|f| Nnue::row(net, f[view]));
+                let s = removed.map(|f| Nnue::row(net, f[view]));
+                simd::update(backend, dst, &src[off..][..n], a, s);
             }
         }
     }

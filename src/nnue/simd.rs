@@ -163,6 +163,73 @@ pub fn update<const A: usize, const S: usize>(
     }
 }
 
+/// One step of both perspectives, straight from the parent's entry: for each view `v` (0:
+/// White's, 1: Black's, `stride` elements apart in both entries),
+/// `dst[v·stride..][..n] = src[v·stride..][..n] + Σ row(adds[k][v]) − Σ row(subs[k][v])`, where
+/// `row(r)` is `weights[r·n..][..n]`. One dispatch and one kernel call for both views, and the
+/// rows given by index, so that the caller makes no slices; the arithmetic is [`update`]'s.
+///
+/// Panics unless `n` is a positive multiple of [`LANES`], `stride ≥ n`, both entries hold
+/// `stride + n` elements and every row index is below `weights.len() / n`.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn update_pair<const A: usize, const S: usize>(
+    backend: Backend,
+    dst: &mut [i16],
+    src: &[i16],
+    stride: usize,
+    n: usize,
+    weights: &[i16],
+    adds: [[usize; 2]; A],
+    subs: [[usize; 2]; S],
+) {
+    assert!(
+        n > 0 && n.is_multiple_of(LANES) && stride >= n,
+        "kernel length {n}, stride {stride}"
+    );
+    assert!(
+        dst.len() >= stride + n && src.len() >= stride + n,
+        "accumulator entries of {} and {} elements",
+        dst.len(),
+        src.len()
+    );
+    let rows = weights.len() / n;
+    for r in adds.iter().chain(&subs) {
+        assert!(r[0] < rows && r[1] < rows, "feature rows {r:?} of {rows}");
+    }
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
+            // SAFETY: AVX2 present; `n` is a multiple of 16, each view's `n` elements at 0 and
+            // `stride ≥ n` lie inside both entries, and every row `r < weights.len() / n`
+            // spans `weights[r·n..(r+1)·n]` (checked above); `dst` is a unique borrow.
+            unsafe { avx2::update_pair(dst, src, stride, n, weights, adds, subs) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            assert!(
+                avx512_available(),
+                "AVX-512 kernel on a CPU without AVX-512"
+            );
+            // SAFETY: as for AVX2 above, with AVX-512 F/BW present.
+            unsafe { avx512::update_pair(dst, src, stride, n, weights, adds, subs) }
+        }
+        _ => {
+            let row = |r: usize| &weights[r * n..][..n];
+            let (white, black) = dst.split_at_mut(stride);
+            for (v, d) in [white, black].into_iter().enumerate() {
+                scalar::update(
+                    &mut d[..n],
+                    &src[v * stride..][..n],
+                    adds.map(|r| row(r[v])),
+                    subs.map(|r| row(r[v])),
+                );
+            }
+        }
+    }
+}
+
 /// `dst = bias + Σ rows` in wrapping `i16` (an accumulator from scratch).
 ///
 /// Panics unless all slices have one length, a multiple of [`LANES`].
@@ -410,6 +477,63 @@ mod avx2 {
         }
     }
 
+    /// Both views of a step (see `super::update_pair`), two registers at a time.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `n` is a positive multiple of 16, `stride ≥ n`, `dst` and `src` hold
+    /// `stride + n` elements, and every row index `r` has `(r + 1)·n ≤ weights.len()`.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_pair<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        stride: usize,
+        n: usize,
+        weights: &[i16],
+        adds: [[usize; 2]; A],
+        subs: [[usize; 2]; S],
+    ) {
+        let w = weights.as_ptr();
+        for v in 0..2 {
+            // SAFETY (all pointer arithmetic and accesses below): by the caller's guarantees,
+            // view `v`'s `n` elements at `v·stride` lie inside both entries, each row's `n`
+            // elements at `r·n` inside `weights`, and `i + 16 ≤ n` (or `i + 32 ≤ n`) at every
+            // access; `dst` is a unique borrow, so the stores alias none of the reads.
+            unsafe {
+                let d = dst.as_mut_ptr().add(v * stride);
+                let s = src.as_ptr().add(v * stride);
+                let a: [*const i16; A] = core::array::from_fn(|k| w.add(adds[k][v] * n));
+                let b: [*const i16; S] = core::array::from_fn(|k| w.add(subs[k][v] * n));
+                let mut i = 0;
+                while i + 32 <= n {
+                    let mut x0 = _mm256_loadu_si256(s.add(i).cast());
+                    let mut x1 = _mm256_loadu_si256(s.add(i + 16).cast());
+                    for r in a {
+                        x0 = _mm256_add_epi16(x0, _mm256_loadu_si256(r.add(i).cast()));
+                        x1 = _mm256_add_epi16(x1, _mm256_loadu_si256(r.add(i + 16).cast()));
+                    }
+                    for r in b {
+                        x0 = _mm256_sub_epi16(x0, _mm256_loadu_si256(r.add(i).cast()));
+                        x1 = _mm256_sub_epi16(x1, _mm256_loadu_si256(r.add(i + 16).cast()));
+                    }
+                    _mm256_storeu_si256(d.add(i).cast(), x0);
+                    _mm256_storeu_si256(d.add(i + 16).cast(), x1);
+                    i += 32;
+                }
+                if i < n {
+                    let mut x = _mm256_loadu_si256(s.add(i).cast());
+                    for r in a {
+                        x = _mm256_add_epi16(x, _mm256_loadu_si256(r.add(i).cast()));
+                    }
+                    for r in b {
+                        x = _mm256_sub_epi16(x, _mm256_loadu_si256(r.add(i).cast()));
+                    }
+                    _mm256_storeu_si256(d.add(i).cast(), x);
+                }
+            }
+        }
+    }
+
     /// # Safety
     /// The CPU has AVX2; `bias` and every row have `dst.len()` elements, a multiple of 16.
     #[target_feature(enable = "avx2")]
@@ -570,6 +694,51 @@ mod avx512 {
                     v = _mm512_sub_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
                 }
                 _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
+            }
+        }
+    }
+
+    /// Both views of a step (see `super::update_pair`).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; `n` is a positive multiple of 16, `stride ≥ n`, `dst` and
+    /// `src` hold `stride + n` elements, and every row index `r` has `(r + 1)·n ≤
+    /// weights.len()`.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn update_pair<const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        stride: usize,
+        n: usize,
+        weights: &[i16],
+        adds: [[usize; 2]; A],
+        subs: [[usize; 2]; S],
+    ) {
+        let w = weights.as_ptr();
+        for v in 0..2 {
+            // SAFETY (all pointer arithmetic and accesses below): by the caller's guarantees,
+            // view `v`'s `n` elements at `v·stride` lie inside both entries and each row's `n`
+            // elements at `r·n` inside `weights`; the mask keeps every access inside those
+            // `n` elements; `dst` is a unique borrow, so the stores alias none of the reads.
+            unsafe {
+                let d = dst.as_mut_ptr().add(v * stride);
+                let s = src.as_ptr().add(v * stride);
+                let a: [*const i16; A] = core::array::from_fn(|k| w.add(adds[k][v] * n));
+                let b: [*const i16; S] = core::array::from_fn(|k| w.add(subs[k][v] * n));
+                let mut i = 0;
+                while i < n {
+                    let m = mask(n, i);
+                    let mut x = _mm512_maskz_loadu_epi16(m, s.add(i).cast());
+                    for r in a {
+                        x = _mm512_add_epi16(x, _mm512_maskz_loadu_epi16(m, r.add(i).cast()));
+                    }
+                    for r in b {
+                        x = _mm512_sub_epi16(x, _mm512_maskz_loadu_epi16(m, r.add(i).cast()));
+                    }
+                    _mm512_mask_storeu_epi16(d.add(i).cast(), m, x);
+                    i += 32;
+                }
             }
         }
     }
