@@ -349,7 +349,7 @@ impl Nnue {
             self.step(pos.board_at(i - 1), pos.board_at(i), i);
             self.keys[i] = Some(pos.key_at(i));
         }
-        self.output(top, pos.turn(), pos.board().occupied().count())
+        self.output(top, pos.turn(), pos.board())
     }
 
     /// Makes room for `entries` stack entries, keeping what is cached.
@@ -518,14 +518,18 @@ impl Nnue {
         }
     }
 
-    /// The output layer on entry `i`, `stm` to move, `pieces` pieces on the board (which pick
-    /// the output bucket).
-    fn output(&self, i: usize, stm: Color, pieces: usize) -> i32 {
+    /// The output layer on entry `i` (for `board`), `stm` to move; the number of pieces on
+    /// `board` picks the output bucket (counted only when there is more than one).
+    fn output(&self, i: usize, stm: Color, board: &Board) -> i32 {
         let net = &*self.net;
         let buf = &self.buf[..];
         let us = &buf[self.range(i, stm)];
         let them = &buf[self.range(i, !stm)];
-        let bucket = self.bucket_of[pieces.min(64)] as usize;
+        let bucket = if net.buckets == 1 {
+            0
+        } else {
+            self.bucket_of[simd::popcount(board.occupied().0).min(64) as usize] as usize
+        };
         let weights = net.bucket_weights(bucket);
         let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, weights);
         // The reference's arithmetic, in the same order and width (its divisions as

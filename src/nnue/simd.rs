@@ -112,6 +112,28 @@ fn avx512_available() -> bool {
     false
 }
 
+/// The number of set bits of `x`, with the CPU's `popcnt` where it has one (the portable
+/// build's `count_ones` is a dozen shifts and masks; the same count either way).
+#[inline]
+pub fn popcount(x: u64) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has `popcnt` (checked just above, cached by std).
+        return unsafe { popcnt(x) };
+    }
+    x.count_ones()
+}
+
+/// `x.count_ones()` as one `popcnt`.
+///
+/// # Safety
+/// The CPU has `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn popcnt(x: u64) -> u32 {
+    x.count_ones()
+}
+
 /// Panics unless `len` is a whole number of vectors and every row has exactly `len` elements
 /// (the AVX2 kernels read `len` elements from each row through raw pointers).
 #[inline]
@@ -338,9 +360,7 @@ pub fn output_sum(
             assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
             // SAFETY: AVX2 present; the accumulators and weight halves all have length `n`,
             // a multiple of 16 (checked above); `chunk` is a positive multiple of 16.
-            unsafe {
-                avx2::screlu_dot(stm, w_stm, qa, chunk) + avx2::screlu_dot(nstm, w_nstm, qa, chunk)
-            }
+            unsafe { avx2::screlu_dot_pair([stm, nstm], [w_stm, w_nstm], qa, chunk) }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 => {
@@ -350,10 +370,7 @@ pub fn output_sum(
             );
             // SAFETY: AVX-512 present; the accumulators and weight halves all have length `n`,
             // a multiple of 16 (checked above); `chunk` is a positive multiple of 16.
-            unsafe {
-                avx512::screlu_dot(stm, w_stm, qa, chunk)
-                    + avx512::screlu_dot(nstm, w_nstm, qa, chunk)
-            }
+            unsafe { avx512::screlu_dot_pair([stm, nstm], [w_stm, w_nstm], qa, chunk) }
         }
         _ => {
             scalar::screlu_dot(stm, w_stm, qa, chunk) + scalar::screlu_dot(nstm, w_nstm, qa, chunk)
@@ -576,57 +593,65 @@ mod avx2 {
         }
     }
 
-    /// `Σ clamp(acc, 0, qa)² · w`: `p = v · w` in `i16`, `madd(v, p)` into `i32` lanes,
-    /// widened into `i64` lanes every `chunk` elements.
+    /// `Σ clamp(acc[h], 0, qa)² · w[h]` over both halves `h` (side to move, other side): `p =
+    /// v · w` in `i16`, `madd(v, p)` into `i32` lanes, widened into `i64` lanes every `chunk`
+    /// elements of a half; one horizontal sum at the end.
     ///
     /// # Safety
-    /// The CPU has AVX2; `w` has `acc.len()` elements, a multiple of 16; `chunk` is a positive
-    /// multiple of 16. (Exactness, not safety, needs the `OutputPlan::Fast` bounds.)
+    /// The CPU has AVX2; both `acc` and both `w` have `acc[0].len()` elements, a multiple of
+    /// 16; `chunk` is a positive multiple of 16. (Exactness, not safety, needs the
+    /// `OutputPlan::Fast` bounds.)
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, chunk: usize) -> i64 {
-        let n = acc.len();
-        let a = acc.as_ptr();
-        let wp = w.as_ptr();
+    pub unsafe fn screlu_dot_pair(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16, chunk: usize) -> i64 {
+        let n = acc[0].len();
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(qa);
         let mut total = _mm256_setzero_si256();
-        let mut start = 0;
-        while start < n {
-            let end = (start + chunk).min(n);
-            let mut s0 = _mm256_setzero_si256();
-            let mut s1 = _mm256_setzero_si256();
-            let mut i = start;
-            while i + 32 <= end {
-                // SAFETY: `i + 32 <= end <= n`: both 16-element loads from each slice stay
-                // inside `n` elements.
-                unsafe {
-                    let x0 = _mm256_loadu_si256(a.add(i).cast());
-                    let x1 = _mm256_loadu_si256(a.add(i + 16).cast());
-                    let w0 = _mm256_loadu_si256(wp.add(i).cast());
-                    let w1 = _mm256_loadu_si256(wp.add(i + 16).cast());
-                    let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
-                    let v1 = _mm256_min_epi16(_mm256_max_epi16(x1, zero), top);
-                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0)));
-                    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(v1, _mm256_mullo_epi16(v1, w1)));
+        for h in 0..2 {
+            let a = acc[h].as_ptr();
+            let wp = w[h].as_ptr();
+            let mut start = 0;
+            while start < n {
+                let end = (start + chunk).min(n);
+                let mut s0 = _mm256_setzero_si256();
+                let mut s1 = _mm256_setzero_si256();
+                let mut i = start;
+                while i + 32 <= end {
+                    // SAFETY: `i + 32 <= end <= n`: both 16-element loads from each slice stay
+                    // inside `n` elements.
+                    unsafe {
+                        let x0 = _mm256_loadu_si256(a.add(i).cast());
+                        let x1 = _mm256_loadu_si256(a.add(i + 16).cast());
+                        let w0 = _mm256_loadu_si256(wp.add(i).cast());
+                        let w1 = _mm256_loadu_si256(wp.add(i + 16).cast());
+                        let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
+                        let v1 = _mm256_min_epi16(_mm256_max_epi16(x1, zero), top);
+                        let p0 = _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0));
+                        let p1 = _mm256_madd_epi16(v1, _mm256_mullo_epi16(v1, w1));
+                        s0 = _mm256_add_epi32(s0, p0);
+                        s1 = _mm256_add_epi32(s1, p1);
+                    }
+                    i += 32;
                 }
-                i += 32;
-            }
-            if i < end {
-                // SAFETY: `end - i` is 16 (a multiple of 16 below 32), so the loads stay inside.
-                unsafe {
-                    let x0 = _mm256_loadu_si256(a.add(i).cast());
-                    let w0 = _mm256_loadu_si256(wp.add(i).cast());
-                    let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
-                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0)));
+                if i < end {
+                    // SAFETY: `end - i` is 16 (a multiple of 16 below 32), so the loads stay
+                    // inside.
+                    unsafe {
+                        let x0 = _mm256_loadu_si256(a.add(i).cast());
+                        let w0 = _mm256_loadu_si256(wp.add(i).cast());
+                        let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
+                        let p0 = _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0));
+                        s0 = _mm256_add_epi32(s0, p0);
+                    }
                 }
+                // Exact by the plan: the chunk's terms have |Σ| ≤ i32::MAX, so neither the lane
+                // sums nor their pairwise sum overflow.
+                let s = _mm256_add_epi32(s0, s1);
+                let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(s));
+                let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(s));
+                total = _mm256_add_epi64(total, _mm256_add_epi64(lo, hi));
+                start = end;
             }
-            // Exact by the plan: the chunk's terms have |Σ| ≤ i32::MAX, so neither the lane sums
-            // nor their pairwise sum overflow.
-            let s = _mm256_add_epi32(s0, s1);
-            let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(s));
-            let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(s));
-            total = _mm256_add_epi64(total, _mm256_add_epi64(lo, hi));
-            start = end;
         }
         let pair = _mm_add_epi64(
             _mm256_castsi256_si128(total),
@@ -786,50 +811,47 @@ mod avx512 {
         }
     }
 
-    /// `Σ clamp(acc, 0, qa)² · w`: `p = v · w` in `i16`, `madd(v, p)` into `i32` lanes, the
-    /// lanes summed into `i64` every `chunk` elements (masked-off lanes load as 0 and add 0).
+    /// `Σ clamp(acc[h], 0, qa)² · w[h]` over both halves `h`: `p = v · w` in `i16`, `madd(v,
+    /// p)` into `i32` lanes, the lanes widened into `i64` lanes every `chunk` elements of a half
+    /// (masked-off lanes load as 0 and add 0); one horizontal sum at the end.
     ///
     /// # Safety
-    /// The CPU has AVX-512 F/BW; `w` has `acc.len()` elements, a multiple of 16; `chunk` is a
-    /// positive multiple of 16. (Exactness, not safety, needs the `OutputPlan::Fast` bounds.)
+    /// The CPU has AVX-512 F/BW; both `acc` and both `w` have `acc[0].len()` elements, a
+    /// multiple of 16; `chunk` is a positive multiple of 16. (Exactness, not safety, needs the
+    /// `OutputPlan::Fast` bounds.)
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16], qa: i16, chunk: usize) -> i64 {
-        let n = acc.len();
-        let a = acc.as_ptr();
-        let wp = w.as_ptr();
+    pub unsafe fn screlu_dot_pair(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16, chunk: usize) -> i64 {
+        let n = acc[0].len();
         let zero = _mm512_setzero_si512();
         let top = _mm512_set1_epi16(qa);
-        let mut total = 0i64;
-        let mut start = 0;
-        while start < n {
-            let end = (start + chunk).min(n);
-            let mut s = _mm512_setzero_si512();
-            let mut i = start;
-            while i + 32 <= end {
-                // SAFETY: `i + 32 <= end <= n`: both 64-byte loads stay inside `n` elements.
-                unsafe {
-                    let x = _mm512_loadu_si512(a.add(i).cast());
-                    let wv = _mm512_loadu_si512(wp.add(i).cast());
-                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
-                    s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
+        let mut total = _mm512_setzero_si512();
+        for h in 0..2 {
+            let a = acc[h].as_ptr();
+            let wp = w[h].as_ptr();
+            let mut start = 0;
+            while start < n {
+                let end = (start + chunk).min(n);
+                let mut s = _mm512_setzero_si512();
+                let mut i = start;
+                while i < end {
+                    let k = mask(end, i);
+                    // SAFETY: the mask keeps both loads inside the chunk, and `end <= n`.
+                    unsafe {
+                        let x = _mm512_maskz_loadu_epi16(k, a.add(i).cast());
+                        let wv = _mm512_maskz_loadu_epi16(k, wp.add(i).cast());
+                        let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
+                        s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
+                    }
+                    i += 32;
                 }
-                i += 32;
+                // Exact by the plan: every partial sum of the chunk's terms fits `i32`, so the
+                // lanes do not overflow; they are widened before the next chunk adds to them.
+                let lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(s));
+                let hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(s));
+                total = _mm512_add_epi64(total, _mm512_add_epi64(lo, hi));
+                start = end;
             }
-            if i < end {
-                let k = mask(end, i);
-                // SAFETY: the mask covers the last 16 elements of the chunk, and `end <= n`.
-                unsafe {
-                    let x = _mm512_maskz_loadu_epi16(k, a.add(i).cast());
-                    let wv = _mm512_maskz_loadu_epi16(k, wp.add(i).cast());
-                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
-                    s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
-                }
-            }
-            // Exact by the plan: every partial sum of the chunk's terms fits `i32`, so the
-            // lanes and their horizontal sum do not overflow.
-            total += _mm512_reduce_add_epi32(s) as i64;
-            start = end;
         }
-        total
+        _mm512_reduce_add_epi64(total)
     }
 }
