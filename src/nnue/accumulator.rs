@@ -33,6 +33,8 @@ use crate::position::{Bitboard, Board, Color, Piece, Position, Role, Square};
 const INITIAL_ENTRIES: usize = 128;
 /// Most feature changes one step can apply incrementally (castling: two removed, two added).
 const MAX_STEP_CHANGES: usize = 2;
+/// Rows a per-view cache applies in one kernel call (more are applied in several calls).
+const BATCH: usize = 16;
 
 /// One step's feature changes: the feature indices `[from White's view, from Black's view]` of
 /// the pieces removed and added.
@@ -91,22 +93,6 @@ fn features(piece: Piece, sq: Square, views: [View; 2]) -> [usize; 2] {
 fn piece_feature(persp: Color, k: usize, sq: Square) -> usize {
     let color = if k < 6 { Color::White } else { Color::Black };
     feature(persp, Role::ALL[k % 6].of(color), sq)
-}
-
-/// `acc += row`, wrapping like the kernels.
-#[inline]
-fn add_row(acc: &mut [i16], row: &[i16]) {
-    for (a, &w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(w);
-    }
-}
-
-/// `acc −= row`, wrapping like the kernels.
-#[inline]
-fn sub_row(acc: &mut [i16], row: &[i16]) {
-    for (a, &w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(w);
-    }
 }
 
 /// Truncating division of an `i64` by a positive constant, through one multiplication (an
@@ -412,14 +398,29 @@ impl Nnue {
         let row = |k: usize, sq: Square| Nnue::row(net, view.row(piece_feature(persp, k, sq)));
         match cache.pieces {
             Some(old) => {
+                // The rows in batches, each applied with the accumulator in registers.
+                let mut adds: [&[i16]; BATCH] = [&[]; BATCH];
+                let mut subs: [&[i16]; BATCH] = [&[]; BATCH];
+                let (mut na, mut ns) = (0, 0);
                 for k in 0..12 {
                     for sq in old[k] & !now[k] {
-                        sub_row(&mut cache.acc, row(k, sq));
+                        if ns == BATCH {
+                            simd::apply_rows(self.backend, &mut cache.acc, &adds[..na], &subs);
+                            (na, ns) = (0, 0);
+                        }
+                        subs[ns] = row(k, sq);
+                        ns += 1;
                     }
                     for sq in now[k] & !old[k] {
-                        add_row(&mut cache.acc, row(k, sq));
+                        if na == BATCH {
+                            simd::apply_rows(self.backend, &mut cache.acc, &adds, &subs[..ns]);
+                            (na, ns) = (0, 0);
+                        }
+                        adds[na] = row(k, sq);
+                        na += 1;
                     }
                 }
+                simd::apply_rows(self.backend, &mut cache.acc, &adds[..na], &subs[..ns]);
             }
             None => {
                 let mut rows: [&[i16]; 64] = [&[]; 64];

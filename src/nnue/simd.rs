@@ -280,6 +280,35 @@ pub fn refresh(backend: Backend, dst: &mut [i16], bias: &[i16], rows: &[&[i16]])
     }
 }
 
+/// `acc += Σ adds − Σ subs` in wrapping `i16`, `acc` kept in registers across the rows (a
+/// per-view cache brought to another board).
+///
+/// Panics unless all slices have one length, a multiple of [`LANES`].
+#[inline]
+pub fn apply_rows(backend: Backend, acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+    let n = acc.len();
+    check_rows(n, adds);
+    check_rows(n, subs);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 => {
+            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
+            // SAFETY: as in `update`: AVX2 present, all slices of length `n`, a multiple of 16.
+            unsafe { avx2::apply_rows(acc, adds, subs) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 => {
+            assert!(
+                avx512_available(),
+                "AVX-512 kernel on a CPU without AVX-512"
+            );
+            // SAFETY: as in `update`: AVX-512 present, all slices of length `n`, a multiple of 16.
+            unsafe { avx512::apply_rows(acc, adds, subs) }
+        }
+        _ => scalar::apply_rows(acc, adds, subs),
+    }
+}
+
 /// How the output layer sums `Σ clamp(a, 0, QA)² · w` exactly for one network, decided when the
 /// network is loaded from its largest output weight over every output bucket (one plan serves
 /// whichever bucket a position takes).
@@ -408,6 +437,20 @@ mod scalar {
                 }
             }
             d.copy_from_slice(&v);
+        }
+    }
+
+    #[inline]
+    pub fn apply_rows(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        for r in adds {
+            for (x, &y) in acc.iter_mut().zip(r.iter()) {
+                *x = x.wrapping_add(y);
+            }
+        }
+        for r in subs {
+            for (x, &y) in acc.iter_mut().zip(r.iter()) {
+                *x = x.wrapping_sub(y);
+            }
         }
     }
 
@@ -548,6 +591,56 @@ mod avx2 {
                     _mm256_storeu_si256(d.add(i).cast(), x);
                 }
             }
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX2; every row has `acc.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply_rows(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        let n = acc.len();
+        let d = acc.as_mut_ptr();
+        let mut i = 0;
+        // Tiles of 8 registers: each row is read once per tile, the tile loaded and stored once.
+        while i + TILE * 16 <= n {
+            // SAFETY: `i + 128 <= n`, so every load at `i + 16k` (k < 8) and every store stay
+            // inside slices of `n` elements; `acc` is a unique borrow.
+            unsafe {
+                let mut v = [_mm256_setzero_si256(); TILE];
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = _mm256_loadu_si256(d.add(i + 16 * k).cast());
+                }
+                for r in adds {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(16 * k).cast()));
+                    }
+                }
+                for r in subs {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_sub_epi16(*x, _mm256_loadu_si256(p.add(16 * k).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm256_storeu_si256(d.add(i + 16 * k).cast(), *x);
+                }
+            }
+            i += TILE * 16;
+        }
+        while i < n {
+            // SAFETY: `i + 16 <= n` (n is a multiple of 16); as above.
+            unsafe {
+                let mut v = _mm256_loadu_si256(d.add(i).cast());
+                for r in adds {
+                    v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
+                }
+                for r in subs {
+                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
+                }
+                _mm256_storeu_si256(d.add(i).cast(), v);
+            }
+            i += 16;
         }
     }
 
@@ -765,6 +858,57 @@ mod avx512 {
                     i += 32;
                 }
             }
+        }
+    }
+
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; every row has `acc.len()` elements, a multiple of 16.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn apply_rows(acc: &mut [i16], adds: &[&[i16]], subs: &[&[i16]]) {
+        let n = acc.len();
+        let d = acc.as_mut_ptr();
+        let mut i = 0;
+        // Tiles of 4 registers: each row is read once per tile, the tile loaded and stored once.
+        while i + TILE * 32 <= n {
+            // SAFETY: `i + 128 <= n`, so every load at `i + 32k` (k < 4) and every store stay
+            // inside slices of `n` elements; `acc` is a unique borrow.
+            unsafe {
+                let mut v = [_mm512_setzero_si512(); TILE];
+                for (k, x) in v.iter_mut().enumerate() {
+                    *x = _mm512_loadu_si512(d.add(i + 32 * k).cast());
+                }
+                for r in adds {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm512_add_epi16(*x, _mm512_loadu_si512(p.add(32 * k).cast()));
+                    }
+                }
+                for r in subs {
+                    let p = r.as_ptr().add(i);
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x = _mm512_sub_epi16(*x, _mm512_loadu_si512(p.add(32 * k).cast()));
+                    }
+                }
+                for (k, x) in v.iter().enumerate() {
+                    _mm512_storeu_si512(d.add(i + 32 * k).cast(), *x);
+                }
+            }
+            i += TILE * 32;
+        }
+        while i < n {
+            let k = mask(n, i);
+            // SAFETY: as in `update`: the mask stays inside the `n` elements of every slice.
+            unsafe {
+                let mut v = _mm512_maskz_loadu_epi16(k, d.add(i).cast());
+                for r in adds {
+                    v = _mm512_add_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
+                }
+                for r in subs {
+                    v = _mm512_sub_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
+                }
+                _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
+            }
+            i += 32;
         }
     }
 
