@@ -837,15 +837,27 @@ mod avx512 {
         for v in 0..2 {
             // SAFETY (all pointer arithmetic and accesses below): by the caller's guarantees,
             // view `v`'s `n` elements at `v·stride` lie inside both entries and each row's `n`
-            // elements at `r·n` inside `weights`; the mask keeps every access inside those
-            // `n` elements; `dst` is a unique borrow, so the stores alias none of the reads.
+            // elements at `r·n` inside `weights`; `i + 32 ≤ n` at the full loads, and the mask
+            // keeps the last 16 inside those `n` elements; `dst` is a unique borrow, so the
+            // stores alias none of the reads.
             unsafe {
                 let d = dst.as_mut_ptr().add(v * stride);
                 let s = src.as_ptr().add(v * stride);
                 let a: [*const i16; A] = core::array::from_fn(|k| w.add(adds[k][v] * n));
                 let b: [*const i16; S] = core::array::from_fn(|k| w.add(subs[k][v] * n));
                 let mut i = 0;
-                while i < n {
+                while i + 32 <= n {
+                    let mut x = _mm512_loadu_si512(s.add(i).cast());
+                    for r in a {
+                        x = _mm512_add_epi16(x, _mm512_loadu_si512(r.add(i).cast()));
+                    }
+                    for r in b {
+                        x = _mm512_sub_epi16(x, _mm512_loadu_si512(r.add(i).cast()));
+                    }
+                    _mm512_storeu_si512(d.add(i).cast(), x);
+                    i += 32;
+                }
+                if i < n {
                     let m = mask(n, i);
                     let mut x = _mm512_maskz_loadu_epi16(m, s.add(i).cast());
                     for r in a {
@@ -855,7 +867,6 @@ mod avx512 {
                         x = _mm512_sub_epi16(x, _mm512_maskz_loadu_epi16(m, r.add(i).cast()));
                     }
                     _mm512_mask_storeu_epi16(d.add(i).cast(), m, x);
-                    i += 32;
                 }
             }
         }
