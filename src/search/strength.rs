@@ -2,14 +2,19 @@
 //!
 //! A setting `elo` in [`ELO_MIN`]..=[`ELO_MAX`] is first turned into an internal **level**
 //! through the calibration table [`CALIBRATION`] (the level whose measured strength is `elo`),
-//! and the level becomes three limits ([`StrengthLimit`]):
+//! and the level becomes three limits ([`StrengthLimit`]), each a continuous function of the
+//! level, so that neighbouring settings play alike (no steps in strength between them):
 //!
 //! 1. a **node budget** per move, log-linear in the level: `ln(nodes)` runs in a straight line
 //!    from `ln(NODES_AT_BASE)` at `LEVEL_BASE` to `ln(NODES_AT_MAX)` at [`LEVEL_MAX`] (no fewer
 //!    nodes below `LEVEL_BASE`);
-//! 2. a **depth cap** at the low end: `DEPTH_AT_BASE` plies at `LEVEL_BASE` and below, one
-//!    more every `LEVEL_PER_DEPTH` levels (it stops mattering where the node budget binds
-//!    first);
+//! 2. a **fractional depth cap**: `DEPTH_AT_BASE` plies at `LEVEL_BASE` and below, one more
+//!    every `LEVEL_PER_DEPTH` levels, fractions included (5.37 at level 1757); each search
+//!    rounds it at random, up with the probability of its fraction (5.37: depth 6 in 37% of
+//!    the searches, 5 in the others), as Stockfish rounds its skill levels, so the expected cap
+//!    and the strength grow smoothly instead of one ply at a time. The draw is seeded by the
+//!    position (the UCI layer uses its Zobrist key): a position and a setting always get the
+//!    same cap. It stops mattering where the node budget binds first;
 //! 3. **move noise** below `NOISE_END_LEVEL`: the search looks at the best [`NOISE_LINES`] root
 //!    moves (MultiPV) and plays the one with the highest score plus a random bonus in
 //!    `0..=margin`, so any move within `margin` centipawns of the best can be played and no
@@ -18,9 +23,10 @@
 //!    uses the position's Zobrist key), so a position and a setting always give the same move.
 //!
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
-//! whichever limit comes first. The level scale is the old provisional mapping (level = the
-//! Elo it was meant to be); the calibration measured what each level really plays like, so a
-//! new calibration changes only [`CALIBRATION`] (docs/history/measurements.md, "UCI_Elo calibration").
+//! whichever limit comes first. A new calibration changes only [`CALIBRATION`]: `make
+//! calibrate` (`scripts/calibrate.py`) plays the matches and prints the table
+//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g15"). For it the environment
+//! variable `NULLWINDOW_STRENGTH_LEVEL` selects a level directly (see [`level_override`]).
 
 use super::{IterationInfo, MAX_PLY, Reporter, ScoreBound, SearchStats};
 use crate::limits::SearchLimits;
@@ -46,23 +52,24 @@ const NODES_AT_BASE: f64 = 1_000.0;
 /// Node budget per move at [`LEVEL_MAX`] (about a second of search on one core).
 const NODES_AT_MAX: f64 = 2_000_000.0;
 /// Depth cap at `LEVEL_BASE` and below.
-const DEPTH_AT_BASE: u32 = 1;
-/// One more ply of depth cap every this many levels above `LEVEL_BASE`.
-const LEVEL_PER_DEPTH: i32 = 100;
+const DEPTH_AT_BASE: f64 = 1.0;
+/// One more ply of (expected) depth cap every this many levels above `LEVEL_BASE`.
+const LEVEL_PER_DEPTH: f64 = 100.0;
 /// Noise margin (centipawns) at `LEVEL_BASE`; it keeps growing below it.
-const NOISE_AT_BASE_CP: i32 = 200;
+const NOISE_AT_BASE_CP: f64 = 200.0;
 /// No noise from this level up.
 const NOISE_END_LEVEL: i32 = 2400;
 /// Root moves searched as candidates when there is noise (MultiPV of the search).
 pub const NOISE_LINES: usize = 4;
 
+/// The environment variable that selects a level directly, whatever `UCI_Elo` says (for the
+/// calibration's matches, which measure levels).
+pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
+
 // ---------------------------------------------------------------------------------------------
-// The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing. Measured on
-// 2026-11-26 by 2,600 games of 10 levels against Stockfish 15.1 with UCI_LimitStrength, its
-// settings placed on the CCRL Blitz scale by Stockfish 16's refit of its skill levels
-// (`scripts/fit_elo.py`; docs/history/measurements.md, "UCI_Elo calibration"). Above the last point
-// the Elo is extrapolated with the slope of the last segment (to about 3025 at LEVEL_MAX).
-// ---------------------------------------------------------------------------------------------
+// The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
+// CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
+// Provisional: the hand-crafted evaluation's table of 2026-11-26.
 /// Measured strength of some levels.
 pub const CALIBRATION: [(i32, i32); 7] = [
     (1000, 1310),
@@ -73,10 +80,12 @@ pub const CALIBRATION: [(i32, i32); 7] = [
     (2200, 2542),
     (2600, 2737),
 ];
+// CALIBRATION_END
+// Above the last point the Elo is extrapolated with the slope of the last segment.
 // ---------------------------------------------------------------------------------------------
 
 /// What one `UCI_Elo` setting allows a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrengthLimit {
     /// The setting, clamped to [`ELO_MIN`]..=[`ELO_MAX`].
     pub elo: i32,
@@ -84,8 +93,8 @@ pub struct StrengthLimit {
     pub level: i32,
     /// Most nodes per move.
     pub nodes: u64,
-    /// Deepest iteration.
-    pub depth: u32,
+    /// Deepest iteration, expected: each search rounds it at random ([`Self::depth_cap`]).
+    pub depth: f64,
     /// Moves within this many centipawns of the best may be played (0: always the best).
     pub margin_cp: i32,
 }
@@ -135,6 +144,17 @@ pub fn level_for_elo(elo: i32) -> i32 {
     interpolate(&inverse, f64::from(elo)).round() as i32
 }
 
+/// The level `NULLWINDOW_STRENGTH_LEVEL` selects, if it is set to a number in
+/// [`LEVEL_MIN`]..=[`LEVEL_MAX`] (read once per call; the UCI layer reads it at start-up).
+pub fn level_override() -> Option<i32> {
+    std::env::var(LEVEL_ENV)
+        .ok()?
+        .trim()
+        .parse::<i32>()
+        .ok()
+        .filter(|l| (LEVEL_MIN..=LEVEL_MAX).contains(l))
+}
+
 impl StrengthLimit {
     /// The limits of the setting `elo` (clamped to the range), through the calibration.
     pub fn from_elo(elo: i32) -> StrengthLimit {
@@ -149,25 +169,38 @@ impl StrengthLimit {
     /// the level's calibrated strength.
     pub fn at_level(level: i32) -> StrengthLimit {
         let level = level.clamp(LEVEL_MIN, LEVEL_MAX);
-        let above = (level - LEVEL_BASE).max(0);
-        let t = f64::from(above) / f64::from(LEVEL_MAX - LEVEL_BASE);
+        let above = f64::from((level - LEVEL_BASE).max(0));
+        let t = above / f64::from(LEVEL_MAX - LEVEL_BASE);
         let ln_nodes = NODES_AT_BASE.ln() + t * (NODES_AT_MAX.ln() - NODES_AT_BASE.ln());
-        let depth = (DEPTH_AT_BASE + (above / LEVEL_PER_DEPTH) as u32).min(MAX_PLY as u32 - 1);
-        let margin_cp = (NOISE_AT_BASE_CP * (NOISE_END_LEVEL - level).max(0))
-            / (NOISE_END_LEVEL - LEVEL_BASE).max(1);
+        let depth = (DEPTH_AT_BASE + above / LEVEL_PER_DEPTH).min((MAX_PLY - 1) as f64);
+        let margin = NOISE_AT_BASE_CP * f64::from((NOISE_END_LEVEL - level).max(0))
+            / f64::from(NOISE_END_LEVEL - LEVEL_BASE);
         StrengthLimit {
             elo: level_elo(level).round() as i32,
             level,
             nodes: ln_nodes.exp().round() as u64,
             depth,
-            margin_cp,
+            margin_cp: margin.round() as i32,
         }
     }
 
-    /// Narrows `limits` to this setting: the smaller node budget and depth win.
-    pub fn apply(&self, limits: &mut SearchLimits) {
+    /// The depth cap of one search: [`Self::depth`] rounded down or up, up with the
+    /// probability of its fraction, by a draw from `seed` (the same seed, the same cap).
+    pub fn depth_cap(&self, seed: u64) -> u32 {
+        let floor = self.depth.floor();
+        // A stream of its own: not the first number `choose` draws from the same seed.
+        let mut state = seed ^ 0x5DEE_CE66_D1CE_4E5B;
+        let u = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+        floor as u32 + u32::from(u < self.depth - floor)
+    }
+
+    /// Narrows `limits` to this setting, the depth cap rounded by `seed` ([`Self::depth_cap`]):
+    /// the smaller node budget and depth win. Returns this search's depth cap.
+    pub fn apply(&self, limits: &mut SearchLimits, seed: u64) -> u32 {
+        let cap = self.depth_cap(seed);
         limits.nodes = Some(limits.nodes.map_or(self.nodes, |n| n.min(self.nodes)));
-        limits.depth = Some(limits.depth.map_or(self.depth, |d| d.min(self.depth)));
+        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+        cap
     }
 
     /// MultiPV the search needs: enough lines to choose among when there is noise.
@@ -304,14 +337,30 @@ mod tests {
     use super::*;
     use crate::position::Position;
 
+    /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
+    /// node budget ratio, expected depth cap (plies), noise margin (cp).
+    const ELO_STEP: (f64, f64, i32) = (1.03, 0.1, 2);
+
     #[test]
-    fn limits_grow_with_the_elo() {
+    fn limits_grow_smoothly_with_the_elo() {
         let mut last = StrengthLimit::from_elo(ELO_MIN);
         for elo in ELO_MIN + 1..=ELO_MAX {
             let s = StrengthLimit::from_elo(elo);
+            // Monotone: never weaker for a higher setting.
             assert!(s.level >= last.level, "{elo}");
             assert!(s.nodes >= last.nodes && s.depth >= last.depth, "{elo}");
             assert!(s.margin_cp <= last.margin_cp, "{elo}");
+            // Smooth: one setting up changes each limit by at most a small step.
+            let ratio = s.nodes as f64 / last.nodes as f64;
+            assert!(ratio <= ELO_STEP.0, "{elo}: nodes x{ratio}");
+            assert!(
+                s.depth - last.depth <= ELO_STEP.1,
+                "{elo}: {last:?} -> {s:?}"
+            );
+            assert!(
+                last.margin_cp - s.margin_cp <= ELO_STEP.2,
+                "{elo}: {last:?} -> {s:?}"
+            );
             last = s;
         }
         assert_eq!(StrengthLimit::from_elo(0), StrengthLimit::from_elo(ELO_MIN));
@@ -322,19 +371,59 @@ mod tests {
     }
 
     #[test]
+    fn neighbouring_levels_differ_by_a_hundredth_of_a_ply() {
+        let mut last = StrengthLimit::at_level(LEVEL_MIN);
+        for level in LEVEL_MIN + 1..=LEVEL_MAX {
+            let s = StrengthLimit::at_level(level);
+            assert!(s.nodes >= last.nodes && s.nodes as f64 <= last.nodes as f64 * 1.005);
+            let dd = s.depth - last.depth;
+            assert!((0.0..=0.0100001).contains(&dd), "{level}: {dd}");
+            assert!((0..=1).contains(&(last.margin_cp - s.margin_cp)), "{level}");
+            last = s;
+        }
+    }
+
+    #[test]
     fn levels_keep_the_old_scale_and_weaken_below_it() {
         let base = StrengthLimit::at_level(LEVEL_BASE);
         assert_eq!(base.nodes, NODES_AT_BASE as u64);
         assert_eq!(base.depth, DEPTH_AT_BASE);
-        assert_eq!(base.margin_cp, NOISE_AT_BASE_CP);
+        assert_eq!(base.margin_cp, NOISE_AT_BASE_CP as i32);
         let top = StrengthLimit::at_level(LEVEL_MAX);
         assert_eq!((top.nodes, top.margin_cp), (NODES_AT_MAX as u64, 0));
+        assert_eq!(top.depth, 19.7);
         let bottom = StrengthLimit::at_level(LEVEL_MIN);
         assert_eq!((bottom.nodes, bottom.depth), (base.nodes, base.depth));
         assert!(bottom.margin_cp > base.margin_cp);
-        // The provisional scale at its old sample points (README, "Playing weaker").
+        // The scale at sample points (README, "Playing weaker"): the old integer cap was the
+        // floor of today's expected one.
         let old = StrengthLimit::at_level(1800);
-        assert_eq!((old.nodes, old.depth, old.margin_cp), (7_036, 5, 111));
+        assert_eq!((old.nodes, old.margin_cp), (7_036, 111));
+        assert!((old.depth - 5.8).abs() < 1e-9, "{old:?}");
+    }
+
+    #[test]
+    fn the_depth_cap_is_rounded_at_random_to_its_expected_value() {
+        for level in [LEVEL_MIN, 1357, 1757, 2200, 2999] {
+            let s = StrengthLimit::at_level(level);
+            let (lo, hi) = (s.depth.floor() as u32, s.depth.ceil() as u32);
+            let n = 20_000;
+            let mut sum = 0u64;
+            for seed in 0..n {
+                // Mixed seeds, as Zobrist keys are.
+                let key = splitmix(&mut (seed * 7 + 3));
+                let cap = s.depth_cap(key);
+                assert!(cap == lo || cap == hi, "{level}: {cap}");
+                assert_eq!(s.depth_cap(key), cap, "the same seed, the same cap");
+                sum += u64::from(cap);
+            }
+            let mean = sum as f64 / n as f64;
+            assert!(
+                (mean - s.depth).abs() < 0.015,
+                "{level}: {mean} vs {}",
+                s.depth
+            );
+        }
     }
 
     #[test]
@@ -362,14 +451,15 @@ mod tests {
     fn apply_keeps_the_tighter_limit() {
         let s = StrengthLimit::from_elo(2000);
         let mut l = SearchLimits::default();
-        s.apply(&mut l);
-        assert_eq!((l.nodes, l.depth), (Some(s.nodes), Some(s.depth)));
+        let cap = s.apply(&mut l, 11);
+        assert_eq!(cap, s.depth_cap(11));
+        assert_eq!((l.nodes, l.depth), (Some(s.nodes), Some(cap)));
         let mut l = SearchLimits {
             nodes: Some(10),
             depth: Some(2),
             ..Default::default()
         };
-        s.apply(&mut l);
+        s.apply(&mut l, 11);
         assert_eq!((l.nodes, l.depth), (Some(10), Some(2)));
     }
 

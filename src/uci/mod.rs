@@ -457,6 +457,9 @@ pub struct Uci {
     limit_strength: bool,
     /// `UCI_Elo` (used when `limit_strength`).
     uci_elo: i32,
+    /// A level `NULLWINDOW_STRENGTH_LEVEL` selected at start-up, used instead of `uci_elo`'s
+    /// (the calibration's matches; not in the sandbox).
+    strength_level: Option<i32>,
     /// Flags of the searches sent and not yet finished (the worker holds the other `Arc`).
     searches: Vec<Arc<SearchControl>>,
     /// Searches and perfts sent and not yet answered.
@@ -552,6 +555,11 @@ impl Uci {
             show_wdl: false,
             limit_strength: false,
             uci_elo: UCI_ELO.0 as i32,
+            strength_level: if sandbox {
+                None
+            } else {
+                strength::level_override()
+            },
             searches: Vec::new(),
             pending,
             out,
@@ -968,11 +976,15 @@ impl Uci {
         };
         // UCI_LimitStrength: the node budget and depth cap of UCI_Elo narrow the limits.
         let strength = (self.limit_strength && limits.perft.is_none()).then(|| {
-            let s = StrengthLimit::from_elo(self.uci_elo);
-            s.apply(&mut limits);
+            let s = match self.strength_level {
+                Some(level) => StrengthLimit::at_level(level),
+                None => StrengthLimit::from_elo(self.uci_elo),
+            };
+            // The depth cap of this search, rounded at random by the position (as the noise).
+            let cap = s.apply(&mut limits, self.pos.key());
             if self.debug {
                 self.say(&format!(
-                    "info string strength elo {} level {} nodes {} depth {} margin {}",
+                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {}",
                     s.elo, s.level, s.nodes, s.depth, s.margin_cp
                 ));
             }
