@@ -13,6 +13,7 @@ GAMES ?= 100
 .PHONY: tune spsa
 .PHONY: pgo
 .PHONY: layers
+.PHONY: calibrate
 .PHONY: all build test bench bench-eval perft perft-full perft-bench lint fmt clean match latency fuzz fuzz-build soak timeusage lab lab-check lab-tt
 
 all: build
@@ -237,6 +238,25 @@ OPP_OPT ?= --b-opt Threads=1
 match: build
 	python3 $(SHARED)/tools/match.py --a $(BIN) --b $(OPP) $(OPP_OPT) --tc $(TC) \
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
+
+# The UCI_Elo calibration (scripts/calibrate.py; long: about 2 hours at concurrency 1, and
+# unattended): each knot a match of an internal level against Stockfish 15.1's
+# UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO), both bound by nodes or depth, so load does
+# not change a game; the joint fit written into CALIBRATION (src/search/strength.rs) and the
+# engine built again; then the checks (CALIB_CHECKS, UCI_ELO:SF_UCI_ELO) against what they ask
+# for. Resumable: a match whose complete log is in CALIB_DIR is not played again. After a new
+# net, a new CALIB_DIR. The runs: docs/history/measurements.md, "UCI_Elo calibration with nw-g15".
+STOCKFISH ?= /usr/games/stockfish
+CALIB_DIR ?= data-calib
+CALIB_GAMES ?= 200
+CALIB_CONCURRENCY ?= 1
+CALIB_KNOTS ?= 1000:1350,1450:1400,1600:1550,1700:1700,1800:1850,1950:1950,2200:2100
+CALIB_CHECKS ?= 1500:1550,2000:1800,2500:2050
+calibrate: build
+	python3 scripts/calibrate.py --out $(CALIB_DIR) --games $(CALIB_GAMES) \
+		--concurrency $(CALIB_CONCURRENCY) --knots $(CALIB_KNOTS) --checks $(CALIB_CHECKS) \
+		--stockfish $(STOCKFISH) --match $(SHARED)/tools/match.py \
+		--openings $(SHARED)/data/openings/noob_3moves.epd --write
 
 # stop->bestmove and isready->readyok latency, 100 tries mid-search per position (prints ms).
 latency:
