@@ -35,6 +35,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 from fit_elo import ccrl_blitz, interpolate, joint_fit
@@ -47,10 +48,13 @@ FINAL = re.compile(r"final: games (\d+) W (\d+) D (\d+) L (\d+).*? elo ([-+][\d.
 
 
 def pairs(text):
+    """`A:B[:GAMES],...` as [(A, B, GAMES or None)]."""
     out = []
     for item in filter(None, text.split(",")):
-        a, _, b = item.partition(":")
-        out.append((int(a), int(b)))
+        fields = [int(f) for f in item.split(":")]
+        if len(fields) not in (2, 3):
+            raise argparse.ArgumentTypeError(f"{item}: not A:B or A:B:GAMES")
+        out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else None))
     return out
 
 
@@ -66,9 +70,10 @@ def final(log: Path):
     return (g, w, d, l, *map(float, m.groups()[4:]))
 
 
-def play(args, log: Path, a_cmd: str, a_opts, sf: int, seed: int):
-    """One match into `log` unless its complete log exists."""
-    if final(log) and final(log)[0] >= args.games:
+def play(args, log: Path, a_cmd: str, a_opts, sf: int, seed: int, games):
+    """One match of `games` (None: --games) into `log` unless its complete log exists."""
+    games = games or args.games
+    if final(log) and final(log)[0] >= games:
         print(f"{log.name}: done, skipped", flush=True)
         return
     cmd = [sys.executable, args.match, "--a", a_cmd]
@@ -77,10 +82,10 @@ def play(args, log: Path, a_cmd: str, a_opts, sf: int, seed: int):
     cmd += ["--b", f"{sys.executable} {ROOT}/scripts/uci_depth.py --stockfish-elo {sf} -- {args.stockfish}"]
     for o in ["UCI_LimitStrength=true", f"UCI_Elo={sf}", "Hash=64", "Threads=1"]:
         cmd += ["--b-opt", o]
-    cmd += ["--tc", args.tc, "--games", str(args.games), "--concurrency", str(args.concurrency),
+    cmd += ["--tc", args.tc, "--games", str(games), "--concurrency", str(args.concurrency),
             "--openings", args.openings, "--seed", str(seed)]
     part = log.with_suffix(".part")
-    print(f"{log.name}: playing {args.games} games ...", flush=True)
+    print(f"{log.name}: playing {games} games ...", flush=True)
     with open(part, "w") as f:
         f.write("# " + " ".join(cmd) + "\n")
         f.flush()
@@ -138,8 +143,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--tc", default="60+0.6", help="nominal: both sides stop at nodes or depth first")
-    ap.add_argument("--knots", type=pairs, required=True, help="LEVEL:SF_UCI_ELO,...")
-    ap.add_argument("--checks", type=pairs, default=[], help="UCI_ELO:SF_UCI_ELO,...")
+    ap.add_argument("--knots", type=pairs, required=True, help="LEVEL:SF_UCI_ELO[:GAMES],...")
+    ap.add_argument("--checks", type=pairs, default=[], help="UCI_ELO:SF_UCI_ELO[:GAMES],...")
     ap.add_argument("--write", action="store_true", help="write the table into strength.rs, make build")
     args = ap.parse_args()
     out = Path(args.out)
@@ -147,19 +152,19 @@ def main() -> int:
 
     knots_engine = snapshot(Path(args.engine), out / "nullwindow-knots")
     print("knots played by", (out / "nullwindow-knots.txt").read_text().replace("\n", "; "))
-    for level, sf in args.knots:
+    for level, sf, games in args.knots:
         play(args, out / f"nw{level}-sf{sf}.log", f"env NULLWINDOW_STRENGTH_LEVEL={level} {knots_engine}",
-             ["UCI_LimitStrength=true"], sf, level)
+             ["UCI_LimitStrength=true"], sf, level, games)
 
     matches = []
-    for level, sf in args.knots:
+    for level, sf, _ in args.knots:
         g, w, d, l, elo, lo, hi = final(out / f"nw{level}-sf{sf}.log")
         opp = ccrl_blitz(sf)
         matches.append((level, opp, w + d / 2, g))
         print(f"level {level:5d} vs SF 15.1 UCI_Elo {sf} (CCRL Blitz {opp:.0f}, depth "
               f"{stockfish15_depth(sf)}): W{w} D{d} L{l}, {elo:+.1f} [{lo:+.1f}, {hi:+.1f}] "
               f"-> about {opp + elo:.0f}")
-    knots = sorted({level for level, _ in args.knots})
+    knots = sorted({level for level, _, _ in args.knots})
     values, widths = joint_fit(knots, matches)
     table = [(k, round(v)) for k, v in zip(knots, values)]
     print("\njoint fit:")
@@ -171,10 +176,13 @@ def main() -> int:
     if any(b[1] <= a[1] for a, b in zip(table, table[1:])):
         sys.exit("the fitted Elo does not rise with the level: more games or other knots")
     games = sum(n for *_, n in matches)
-    rust = ("// Measured by `make calibrate` (scripts/calibrate.py): "
-            f"{games:,} games of {len(knots)} levels against Stockfish 15.1\n"
-            "// with UCI_LimitStrength on Stockfish 16's CCRL Blitz scale; "
-            "fit +- (95%): " + ", ".join(f"{w:.0f}" for w in widths) + ".\n"
+    widths_text = ", ".join(f"{w:.0f}" for w in widths)
+    # The day the last knot match ended (so a run continued later prints the same block).
+    day = date.fromtimestamp(max((out / f"nw{l}-sf{s}.log").stat().st_mtime for l, s, _ in args.knots))
+    rust = (f"// Measured by `make calibrate` (scripts/calibrate.py, {day}): {games:,} games of\n"
+            f"// {len(knots)} levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the\n"
+            "// CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).\n"
+            f"// 95% intervals of the fit: {widths_text}.\n"
             "/// Measured strength of some levels.\n"
             f"pub const CALIBRATION: [(i32, i32); {len(table)}] = [\n"
             + "".join(f"    ({k}, {v}),\n" for k, v in table) + "];\n")
@@ -193,7 +201,7 @@ def main() -> int:
     if not args.checks:
         return 0
     engine = Path(args.engine)
-    wrong = [e for e, _ in args.checks if engine_level(engine, e) != table_level(table, e)]
+    wrong = [e for e, _, _ in args.checks if engine_level(engine, e) != table_level(table, e)]
     if wrong:
         print(f"{engine} has another table (UCI_Elo {wrong[0]}): run with --write, or put the "
               "table above into src/search/strength.rs and `make build`; checks not played")
@@ -204,10 +212,10 @@ def main() -> int:
     def check_log(elo, sf):
         return out / f"chk{elo}-l{table_level(table, elo)}-sf{sf}.log"
 
-    for elo, sf in args.checks:
+    for elo, sf, games in args.checks:
         play(args, check_log(elo, sf), str(checks_engine),
-             ["UCI_LimitStrength=true", f"UCI_Elo={elo}"], sf, elo)
-    for elo, sf in args.checks:
+             ["UCI_LimitStrength=true", f"UCI_Elo={elo}"], sf, elo, games)
+    for elo, sf, _ in args.checks:
         g, w, d, l, diff, lo, hi = final(check_log(elo, sf))
         opp = ccrl_blitz(sf)
         print(f"UCI_Elo {elo} (level {table_level(table, elo)}) vs SF 15.1 UCI_Elo {sf} (CCRL "

@@ -15,10 +15,21 @@ Stockfish 15.1 turns UCI_Elo into a skill level with the formula of its PR #2225
 its 1900 and 2200 are about 600 Elo apart, not 300). Stockfish 16 refitted the skill levels
 against CCRL Blitz (commit a08b8d4, "Update UCI_Elo parameterization"):
 level = ((37.2473 e - 40.8525) e + 22.2943) e - 0.311438, e = (Elo - 1320) / 1870. This
-script inverts that fit at Stockfish 15.1's level for the setting. (Stockfish 16's network is
-somewhat stronger than 15.1's; the difference at a fixed skill level is not measured here.)
+script inverts that fit at the skill level Stockfish 15.1 plays at for the setting. (Stockfish
+16's network is somewhat stronger than 15.1's; the difference at a fixed skill level is not
+measured here.)
 
-    fit_elo.py LOGDIR [--knots 1000,1567,1800,1901,1930,2200,2600]
+Which level: Stockfish 16's fit went through the integer skill levels it measured, while a
+setting between two of them searches to the depth of the lower one (`1 + int(level)`) with
+nearly its noise (weakness 120 - 2 level): between integer levels the strength stays that of
+the lower level and jumps at the next, where the fit rises smoothly. So a setting is placed at
+the CCRL Elo of its integer level, `int(level)` (`--anchor floor`, the default since the
+calibration of issue 69); `--anchor smooth` places it at its fractional level (the
+calibration of 2026-11-26; it rates a setting just below an integer level up to 230 Elo too
+high, docs/history/measurements.md). Settings at (or just above) an integer level are placed
+alike by both.
+
+    fit_elo.py LOGDIR [--knots 1000,1567,1800,1901,1930,2200,2600] [--anchor floor|smooth]
 """
 
 import math
@@ -34,9 +45,12 @@ def sf16_level(e: float) -> float:
     return ((37.2473 * e - 40.8525) * e + 22.2943) * e - 0.311438
 
 
-def ccrl_blitz(uci_elo: float) -> float:
-    """The CCRL Blitz Elo of Stockfish 15.1 at a UCI_Elo setting (SF 16's fit, inverted)."""
+def ccrl_blitz(uci_elo: float, anchor: str = "floor") -> float:
+    """The CCRL Blitz Elo of Stockfish 15.1 at a UCI_Elo setting (SF 16's fit, inverted at the
+    integer skill level it plays at, or with `anchor="smooth"` at the fractional one)."""
     level = stockfish15_level(uci_elo)
+    if anchor == "floor":
+        level = math.floor(level)
     lo, hi = -0.2, 1.2
     for _ in range(100):
         mid = (lo + hi) / 2
@@ -100,6 +114,11 @@ def main() -> int:
         i = args.index("--knots")
         knots = [int(k) for k in args[i + 1].split(",")]
         del args[i : i + 2]
+    anchor = "floor"
+    if "--anchor" in args:
+        i = args.index("--anchor")
+        anchor = args[i + 1]
+        del args[i : i + 2]
     logdir = Path(args[0] if args else ".")
     matches = []
     by_level = defaultdict(list)
@@ -111,7 +130,7 @@ def main() -> int:
         f = re.search(r"games (\d+) W (\d+) D (\d+) L (\d+)", finals[-1])
         n, w, d, _ = map(int, f.groups())
         level, sf = int(m.group(1)), int(m.group(2))
-        opp = ccrl_blitz(sf)
+        opp = ccrl_blitz(sf, anchor)
         by_level[level].append((opp, w + d / 2, n))
         matches.append((level, opp, w + d / 2, n))
         print(f"level {level:5d} vs SF 15.1 UCI_Elo {sf} (CCRL Blitz {opp:.0f}, skill "
