@@ -69,16 +69,21 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // ---------------------------------------------------------------------------------------------
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
 // CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
-// Provisional: the hand-crafted evaluation's table of 2026-11-26.
+// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-04): 2,400 games of
+// 9 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
+// CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
+// 95% intervals of the fit: 50, 48, 48, 40, 39, 37, 49, 48, 49.
 /// Measured strength of some levels.
-pub const CALIBRATION: [(i32, i32); 7] = [
-    (1000, 1310),
-    (1567, 1423),
-    (1800, 1818),
-    (1901, 2076),
-    (1930, 2396),
-    (2200, 2542),
-    (2600, 2737),
+pub const CALIBRATION: [(i32, i32); 9] = [
+    (1000, 1243),
+    (1450, 1328),
+    (1525, 1484),
+    (1600, 1780),
+    (1700, 2012),
+    (1800, 2140),
+    (1900, 2249),
+    (2200, 2543),
+    (2500, 2782),
 ];
 // CALIBRATION_END
 // Above the last point the Elo is extrapolated with the slope of the last segment.
