@@ -244,3 +244,34 @@ fn uci_elo_out_of_range_is_refused_and_kept() {
     let lines = search(&mut e, "go depth 1");
     assert!(lines.iter().all(|l| !l.contains("strength")), "{lines:?}");
 }
+
+/// The calibration's level variable: a valid level plays that level whatever `UCI_Elo` says; a
+/// bad value is said with `info string error` at start-up and `UCI_Elo` decides.
+#[test]
+fn strength_level_variable_selects_a_level_or_is_refused() {
+    let strength_line = |e: &mut Engine| {
+        e.send("setoption name UCI_LimitStrength value true");
+        e.send("setoption name UCI_Elo value 2000");
+        e.send("debug on");
+        search(e, "go depth 1")
+            .into_iter()
+            .find(|l| l.starts_with("info string strength"))
+            .expect("a strength line")
+    };
+    let mut e = Engine::start_with_env(&[("NULLWINDOW_STRENGTH_LEVEL", "1800")]);
+    let line = strength_line(&mut e);
+    assert!(line.contains(" level 1800 "), "{line}");
+    for bad in ["abc", "99999", ""] {
+        let mut e = Engine::start_with_env(&[("NULLWINDOW_STRENGTH_LEVEL", bad)]);
+        let first = e.sync();
+        assert!(
+            first
+                .iter()
+                .any(|l| l.starts_with("info string error: NULLWINDOW_STRENGTH_LEVEL")),
+            "{bad}: {first:?}"
+        );
+        let line = strength_line(&mut e);
+        assert!(line.starts_with("info string strength elo 2000 "), "{line}");
+        assert!(!line.contains(" level 1800 "), "{line}");
+    }
+}

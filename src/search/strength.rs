@@ -149,15 +149,19 @@ pub fn level_for_elo(elo: i32) -> i32 {
     interpolate(&inverse, f64::from(elo)).round() as i32
 }
 
-/// The level `NULLWINDOW_STRENGTH_LEVEL` selects, if it is set to a number in
-/// [`LEVEL_MIN`]..=[`LEVEL_MAX`] (read once per call; the UCI layer reads it at start-up).
-pub fn level_override() -> Option<i32> {
-    std::env::var(LEVEL_ENV)
-        .ok()?
-        .trim()
-        .parse::<i32>()
-        .ok()
-        .filter(|l| (LEVEL_MIN..=LEVEL_MAX).contains(l))
+/// The level `NULLWINDOW_STRENGTH_LEVEL` selects: `None` when it is not set, an error when it
+/// is not a number in [`LEVEL_MIN`]..=[`LEVEL_MAX`] (read once per call; the UCI layer reads
+/// it at start-up and says the error with `info string error`).
+pub fn level_override() -> Result<Option<i32>, String> {
+    let Ok(v) = std::env::var(LEVEL_ENV) else {
+        return Ok(None);
+    };
+    match v.trim().parse::<i32>() {
+        Ok(l) if (LEVEL_MIN..=LEVEL_MAX).contains(&l) => Ok(Some(l)),
+        _ => Err(format!(
+            "{LEVEL_ENV}={v:?} is not a level from {LEVEL_MIN} to {LEVEL_MAX}; UCI_Elo decides"
+        )),
+    }
 }
 
 impl StrengthLimit {

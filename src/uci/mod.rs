@@ -535,6 +535,14 @@ impl Uci {
         sandbox: bool,
         backend: Backend,
     ) -> Uci {
+        let strength_level = if sandbox {
+            None
+        } else {
+            strength::level_override().unwrap_or_else(|e| {
+                out.error(&e);
+                None
+            })
+        };
         Uci {
             pos: Position::startpos(),
             chess960: false,
@@ -555,11 +563,7 @@ impl Uci {
             show_wdl: false,
             limit_strength: false,
             uci_elo: UCI_ELO.0 as i32,
-            strength_level: if sandbox {
-                None
-            } else {
-                strength::level_override()
-            },
+            strength_level,
             searches: Vec::new(),
             pending,
             out,

@@ -18,7 +18,13 @@ pub struct Engine {
 impl Engine {
     /// Starts the binary built by cargo for this test run.
     pub fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    /// Starts the binary with these environment variables set.
+    pub fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_nullwindow"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
