@@ -179,13 +179,21 @@ def main() -> int:
     widths_text = ", ".join(f"{w:.0f}" for w in widths)
     # The day the last knot match ended (so a run continued later prints the same block).
     day = date.fromtimestamp(max((out / f"nw{l}-sf{s}.log").stat().st_mtime for l, s, _ in args.knots))
+    # The network the knots were played with (the snapshot's `--version`): the table holds for it.
+    version = (out / "nullwindow-knots.txt").read_text()
+    net = re.search(r"^network: (\S+)", version, re.M)
+    if not net:
+        sys.exit("the knot engine names no network (`--version`): the table would hold for nothing")
     rust = (f"// Measured by `make calibrate` (scripts/calibrate.py, {day}): {games:,} games of\n"
             f"// {len(knots)} levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the\n"
             "// CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).\n"
             f"// 95% intervals of the fit: {widths_text}.\n"
             "/// Measured strength of some levels.\n"
             f"pub const CALIBRATION: [(i32, i32); {len(table)}] = [\n"
-            + "".join(f"    ({k}, {v}),\n" for k, v in table) + "];\n")
+            + "".join(f"    ({k}, {v}),\n" for k, v in table) + "];\n"
+            "/// The network the calibration's games were played with (a test holds it to the\n"
+            "/// embedded one: a new net wants `make calibrate`).\n"
+            f"pub const CALIBRATION_NET: &str = \"{net.group(1)}\";\n")
     print("\n" + rust)
     digest = hashlib.sha256(repr(table).encode()).hexdigest()[:8]
 

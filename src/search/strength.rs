@@ -85,6 +85,9 @@ pub const CALIBRATION: [(i32, i32); 9] = [
     (2200, 2543),
     (2500, 2782),
 ];
+/// The network the calibration's games were played with (a test holds it to the
+/// embedded one: a new net wants `make calibrate`).
+pub const CALIBRATION_NET: &str = "nw-g15.nnue";
 // CALIBRATION_END
 // Above the last point the Elo is extrapolated with the slope of the last segment.
 // ---------------------------------------------------------------------------------------------
@@ -345,6 +348,18 @@ pub fn choose(lines: &[RootLine], margin_cp: i32, seed: u64) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::position::Position;
+
+    /// The table was measured with the embedded network: a new net plays stronger at the same
+    /// node budget, so embedding one wants a new calibration.
+    #[test]
+    fn calibration_is_of_the_embedded_net() {
+        assert_eq!(
+            CALIBRATION_NET,
+            crate::nnue::EMBEDDED_NET_NAME,
+            "the UCI_Elo table was measured with another net: run `make calibrate` \
+             (CALIB_DIR a new directory; about 2 hours)"
+        );
+    }
 
     /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
     /// node budget ratio, expected depth cap (plies), noise margin (cp).
