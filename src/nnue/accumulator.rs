@@ -505,12 +505,9 @@ impl Nnue {
             simd::update_pair(backend, above, src, stride, n, weights, added, removed);
             return;
         }
-        for (view, persp) in Color::ALL.into_iter().enumerate() {
+        for view in 0..2 {
             if !crossed[view] {
-                let off = match persp {
-                    Color::White => 0,
-                    Color::Black => stride,
-                };
+                let off = view * stride;
                 let dst = &mut above[off..][..n];
                 let a = added.map(|f| Nnue::row(net, f[view]));
                 let s = removed.map(|f| Nnue::row(net, f[view]));
@@ -529,7 +526,7 @@ impl Nnue {
         let bucket = if net.buckets == 1 {
             0
         } else {
-            self.bucket_of[simd::popcount(board.occupied().0).min(64) as usize] as usize
+            self.bucket_of[board.occupied().count().min(64)] as usize
         };
         let weights = net.bucket_weights(bucket);
         let sum = simd::output_sum(self.backend, self.plan, net.qa, us, them, weights);

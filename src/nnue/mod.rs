@@ -58,8 +58,7 @@ pub fn scale_by_material(v: i32, pos: &Position, base: i32) -> i32 {
 mod tests {
     use super::*;
 
-    /// The `popcnt` build of the material count gives `Position::material_value` everywhere,
-    /// and `simd::popcount` gives `count_ones`.
+    /// The `popcnt` build of the material count gives `Position::material_value` everywhere.
     #[test]
     fn fast_counts_equal_the_portable_ones() {
         use rand::{Rng, SeedableRng};
@@ -74,13 +73,6 @@ mod tests {
                 }
                 pos.make(moves[rng.random_range(0..moves.len())]);
             }
-        }
-        for x in [0u64, 1, u64::MAX, 1 << 63, 0x00ff_0000_0000_ff00] {
-            assert_eq!(simd::popcount(x), x.count_ones());
-        }
-        for _ in 0..1000 {
-            let x: u64 = rng.random();
-            assert_eq!(simd::popcount(x), x.count_ones());
         }
     }
 }

@@ -112,28 +112,6 @@ fn avx512_available() -> bool {
     false
 }
 
-/// The number of set bits of `x`, with the CPU's `popcnt` where it has one (the portable
-/// build's `count_ones` is a dozen shifts and masks; the same count either way).
-#[inline]
-pub fn popcount(x: u64) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
-        // SAFETY: the CPU has `popcnt` (checked just above, cached by std).
-        return unsafe { popcnt(x) };
-    }
-    x.count_ones()
-}
-
-/// `x.count_ones()` as one `popcnt`.
-///
-/// # Safety
-/// The CPU has `popcnt`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-unsafe fn popcnt(x: u64) -> u32 {
-    x.count_ones()
-}
-
 /// Panics unless `len` is a whole number of vectors and every row has exactly `len` elements
 /// (the AVX2 kernels read `len` elements from each row through raw pointers).
 #[inline]
@@ -252,32 +230,15 @@ pub fn update_pair<const A: usize, const S: usize>(
     }
 }
 
-/// `dst = bias + Σ rows` in wrapping `i16` (an accumulator from scratch).
+/// `dst = bias + Σ rows` in wrapping `i16` (an accumulator from scratch): the bias copied,
+/// then the rows applied by [`apply_rows`]'s kernels.
 ///
 /// Panics unless all slices have one length, a multiple of [`LANES`].
 #[inline]
 pub fn refresh(backend: Backend, dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
-    let n = dst.len();
-    check_rows(n, &[bias]);
-    check_rows(n, rows);
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
-            assert!(avx2_available(), "AVX2 kernel on a CPU without AVX2");
-            // SAFETY: as in `update`: AVX2 present, all slices of length `n`, a multiple of 16.
-            unsafe { avx2::refresh(dst, bias, rows) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => {
-            assert!(
-                avx512_available(),
-                "AVX-512 kernel on a CPU without AVX-512"
-            );
-            // SAFETY: as in `update`: AVX-512 present, all slices of length `n`, a multiple of 16.
-            unsafe { avx512::refresh(dst, bias, rows) }
-        }
-        _ => scalar::refresh(dst, bias, rows),
-    }
+    check_rows(dst.len(), &[bias]);
+    dst.copy_from_slice(bias);
+    apply_rows(backend, dst, rows, &[]);
 }
 
 /// `acc += Σ adds − Σ subs` in wrapping `i16`, `acc` kept in registers across the rows (a
@@ -450,16 +411,6 @@ mod scalar {
         for r in subs {
             for (x, &y) in acc.iter_mut().zip(r.iter()) {
                 *x = x.wrapping_sub(y);
-            }
-        }
-    }
-
-    #[inline]
-    pub fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
-        dst.copy_from_slice(bias);
-        for r in rows {
-            for (x, &y) in dst.iter_mut().zip(r.iter()) {
-                *x = x.wrapping_add(y);
             }
         }
     }
@@ -637,48 +588,6 @@ mod avx2 {
                 }
                 for r in subs {
                     v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(d.add(i).cast(), v);
-            }
-            i += 16;
-        }
-    }
-
-    /// # Safety
-    /// The CPU has AVX2; `bias` and every row have `dst.len()` elements, a multiple of 16.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
-        let n = dst.len();
-        let d = dst.as_mut_ptr();
-        let b = bias.as_ptr();
-        let mut i = 0;
-        // Tiles of 8 registers: each row is read once per tile, the tile is stored once.
-        while i + TILE * 16 <= n {
-            // SAFETY: `i + 128 <= n`, so every load at `i + 16k` (k < 8) and every store stay
-            // inside slices of `n` elements; `dst` is a unique borrow.
-            unsafe {
-                let mut v = [_mm256_setzero_si256(); TILE];
-                for (k, x) in v.iter_mut().enumerate() {
-                    *x = _mm256_loadu_si256(b.add(i + 16 * k).cast());
-                }
-                for r in rows {
-                    let p = r.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(p.add(16 * k).cast()));
-                    }
-                }
-                for (k, x) in v.iter().enumerate() {
-                    _mm256_storeu_si256(d.add(i + 16 * k).cast(), *x);
-                }
-            }
-            i += TILE * 16;
-        }
-        while i < n {
-            // SAFETY: `i + 16 <= n` (n is a multiple of 16); as above.
-            unsafe {
-                let mut v = _mm256_loadu_si256(b.add(i).cast());
-                for r in rows {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i).cast()));
                 }
                 _mm256_storeu_si256(d.add(i).cast(), v);
             }
@@ -916,49 +825,6 @@ mod avx512 {
                 }
                 for r in subs {
                     v = _mm512_sub_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
-                }
-                _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
-            }
-            i += 32;
-        }
-    }
-
-    /// # Safety
-    /// The CPU has AVX-512 F/BW; `bias` and every row have `dst.len()` elements, a multiple of 16.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn refresh(dst: &mut [i16], bias: &[i16], rows: &[&[i16]]) {
-        let n = dst.len();
-        let d = dst.as_mut_ptr();
-        let b = bias.as_ptr();
-        let mut i = 0;
-        // Tiles of 4 registers: each row is read once per tile, the tile is stored once.
-        while i + TILE * 32 <= n {
-            // SAFETY: `i + 128 <= n`, so every load at `i + 32k` (k < 4) and every store stay
-            // inside slices of `n` elements; `dst` is a unique borrow.
-            unsafe {
-                let mut v = [_mm512_setzero_si512(); TILE];
-                for (k, x) in v.iter_mut().enumerate() {
-                    *x = _mm512_loadu_si512(b.add(i + 32 * k).cast());
-                }
-                for r in rows {
-                    let p = r.as_ptr().add(i);
-                    for (k, x) in v.iter_mut().enumerate() {
-                        *x = _mm512_add_epi16(*x, _mm512_loadu_si512(p.add(32 * k).cast()));
-                    }
-                }
-                for (k, x) in v.iter().enumerate() {
-                    _mm512_storeu_si512(d.add(i + 32 * k).cast(), *x);
-                }
-            }
-            i += TILE * 32;
-        }
-        while i < n {
-            let k = mask(n, i);
-            // SAFETY: as in `update`: the mask stays inside the `n` elements of every slice.
-            unsafe {
-                let mut v = _mm512_maskz_loadu_epi16(k, b.add(i).cast());
-                for r in rows {
-                    v = _mm512_add_epi16(v, _mm512_maskz_loadu_epi16(k, r.as_ptr().add(i).cast()));
                 }
                 _mm512_mask_storeu_epi16(d.add(i).cast(), k, v);
             }
