@@ -38,13 +38,13 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from fit_elo import ccrl_blitz, interpolate, joint_fit
+from fit_elo import ccrl_blitz, final_result as final, interpolate, joint_fit
 from uci_depth import stockfish15_depth
 
 ROOT = Path(__file__).resolve().parent.parent
 STRENGTH_RS = ROOT / "src" / "search" / "strength.rs"
-LEVEL_MAX = 3190
-FINAL = re.compile(r"final: games (\d+) W (\d+) D (\d+) L (\d+).*? elo ([-+][\d.]+) \[([-+][\d.]+), ([-+][\d.]+)\]")
+# The highest level, read from its one declaration in strength.rs.
+LEVEL_MAX = int(re.search(r"pub const LEVEL_MAX: i32 = (\d+);", STRENGTH_RS.read_text()).group(1))
 
 
 def pairs(text):
@@ -56,18 +56,6 @@ def pairs(text):
             raise argparse.ArgumentTypeError(f"{item}: not A:B or A:B:GAMES")
         out.append((fields[0], fields[1], fields[2] if len(fields) == 3 else None))
     return out
-
-
-def final(log: Path):
-    """(games, W, D, L, elo, lo, hi) of a complete log, else None."""
-    if not log.exists():
-        return None
-    lines = [l for l in log.read_text().splitlines() if l.startswith("final:")]
-    m = FINAL.search(lines[-1]) if lines else None
-    if not m:
-        return None
-    g, w, d, l = map(int, m.groups()[:4])
-    return (g, w, d, l, *map(float, m.groups()[4:]))
 
 
 def play(args, log: Path, a_cmd: str, a_opts, sf: int, seed: int, games):

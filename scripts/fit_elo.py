@@ -61,6 +61,21 @@ def ccrl_blitz(uci_elo: float, anchor: str = "floor") -> float:
     return 1320 + 1870 * lo
 
 
+FINAL = re.compile(r"final: games (\d+) W (\d+) D (\d+) L (\d+).*? elo ([-+][\d.]+) \[([-+][\d.]+), ([-+][\d.]+)\]")
+
+
+def final_result(log: Path):
+    """(games, W, D, L, elo, lo, hi) of a match log's last `final:` line, else None."""
+    if not log.exists():
+        return None
+    lines = [l for l in log.read_text().splitlines() if l.startswith("final:")]
+    m = FINAL.search(lines[-1]) if lines else None
+    if not m:
+        return None
+    g, w, d, l = map(int, m.groups()[:4])
+    return (g, w, d, l, *map(float, m.groups()[4:]))
+
+
 def interpolate(knots, values, level):
     if level <= knots[0]:
         return values[0]
@@ -124,11 +139,10 @@ def main() -> int:
     by_level = defaultdict(list)
     for log in sorted(logdir.glob("nw*-sf*.log")):
         m = re.match(r"nw(\d+)-sf(\d+)\.log", log.name)
-        finals = [l for l in log.read_text().splitlines() if l.startswith("final:")]
-        if not m or not finals:
+        result = final_result(log)
+        if not m or not result:
             continue
-        f = re.search(r"games (\d+) W (\d+) D (\d+) L (\d+)", finals[-1])
-        n, w, d, _ = map(int, f.groups())
+        n, w, d = result[:3]
         level, sf = int(m.group(1)), int(m.group(2))
         opp = ccrl_blitz(sf, anchor)
         by_level[level].append((opp, w + d / 2, n))
