@@ -25,9 +25,10 @@ const PIECES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 /// Legal captures, en passant included (capture promotions to every piece, quiet promotions
 /// not): `pos.legal_moves()` filtered by `is_capture`, in its order, written over `moves`
 /// (filled in place: a returned `MoveList` is 2 KB to copy).
-pub fn captures(pos: &Chess, moves: &mut MoveList) {
+pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
+    debug_assert_eq!(checkers, pos.checkers());
     moves.clear();
-    let Some(king) = king_out_of_check(pos) else {
+    let Some(king) = king_out_of_check(pos, checkers) else {
         moves.extend(pos.legal_moves().into_iter().filter(|m| m.is_capture()));
         return;
     };
@@ -60,9 +61,10 @@ pub fn captures(pos: &Chess, moves: &mut MoveList) {
 
 /// Legal quiet moves (pushes, quiet promotions to every piece, castling): `pos.legal_moves()`
 /// filtered by `!is_capture`, in its order, written over `moves`.
-pub fn quiets(pos: &Chess, moves: &mut MoveList) {
+pub fn quiets(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
+    debug_assert_eq!(checkers, pos.checkers());
     moves.clear();
-    let Some(king) = king_out_of_check(pos) else {
+    let Some(king) = king_out_of_check(pos, checkers) else {
         moves.extend(pos.legal_moves().into_iter().filter(|m| !m.is_capture()));
         return;
     };
@@ -93,7 +95,8 @@ pub fn quiets(pos: &Chess, moves: &mut MoveList) {
 /// square, a pinned piece stays on its pin line, the king steps only where no enemy piece
 /// attacks; in check, a move other than the king's must take a lone checker or block it).
 /// Castling and en passant ask shakmaty.
-pub fn is_legal(pos: &Chess, m: Move) -> bool {
+pub fn is_legal(pos: &Chess, checkers: Bitboard, m: Move) -> bool {
+    debug_assert_eq!(checkers, pos.checkers());
     let Move::Normal {
         role,
         from,
@@ -123,7 +126,6 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
             && attacks::king_attacks(from).contains(to)
             && board.attacks_to(to, !us, occupied).is_empty();
     }
-    let checkers = pos.checkers();
     if checkers.any() {
         if checkers.more_than_one() {
             return false;
@@ -162,11 +164,12 @@ pub fn is_legal(pos: &Chess, m: Move) -> bool {
     reaches && (!pinned(pos, king).contains(from) || attacks::aligned(from, to, king))
 }
 
-/// The king of the side to move when it is not in check (the direct generators' case).
+/// The king of the side to move when it is not in check (`checkers` empty: the direct
+/// generators' case).
 #[inline]
-fn king_out_of_check(pos: &Chess) -> Option<Square> {
+fn king_out_of_check(pos: &Chess, checkers: Bitboard) -> Option<Square> {
     let king = pos.board().king_of(pos.turn())?;
-    pos.checkers().is_empty().then_some(king)
+    checkers.is_empty().then_some(king)
 }
 
 /// The squares the pawns `pawns` of `color` attack (all of them at once).

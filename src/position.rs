@@ -27,6 +27,10 @@ struct State {
     ep_key: u64,
     /// The structure keys of the correction history, kept up to date move by move.
     structure: StructureKeys,
+    /// The pieces giving check (`chess.checkers()`), found once when the state is made: the
+    /// search asks whether it is in check several times a node (shakmaty computes it anew
+    /// each time), and the move generators need it too.
+    checkers: Bitboard,
 }
 
 /// Zobrist keys of parts of the placement (the pieces' keys of [`Position::key`] XORed over a
@@ -117,12 +121,14 @@ impl Position {
         let key = full_key(&chess);
         let ep_key = ep_key(&chess);
         let structure = StructureKeys::of(chess.board());
+        let checkers = chess.checkers();
         let mut states = Vec::with_capacity(256);
         states.push(State {
             chess,
             key,
             ep_key,
             structure,
+            checkers,
         });
         Position {
             states,
@@ -239,26 +245,26 @@ impl Position {
     /// a returned 2 KB list would be copied).
     #[inline]
     pub fn gen_captures(&self, moves: &mut MoveList) {
-        crate::movegen::captures(self.chess(), moves);
+        crate::movegen::captures(self.chess(), self.checkers(), moves);
     }
 
     /// The legal moves that capture nothing (quiet promotions and castling included), in the
     /// order of [`Self::legal_moves`], written over `moves`.
     #[inline]
     pub fn gen_quiets(&self, moves: &mut MoveList) {
-        crate::movegen::quiets(self.chess(), moves);
+        crate::movegen::quiets(self.chess(), self.checkers(), moves);
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.chess().is_check()
+        self.checkers().any()
     }
 
     /// Pieces giving check.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.chess().checkers()
+        self.cur().checkers
     }
 
     /// Every square a piece of the side not to move attacks (its pawns' capture squares, not
@@ -320,7 +326,7 @@ impl Position {
     /// Whether `m` is legal here.
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
-        crate::movegen::is_legal(self.chess(), m)
+        crate::movegen::is_legal(self.chess(), self.checkers(), m)
     }
 
     /// Neither side can possibly mate (KvK, KNvK, KBvK, bishops all on one colour).
@@ -421,6 +427,7 @@ impl Position {
         let before = &done[n - 1];
         let after = &mut now[0];
         after.chess.play_unchecked(m);
+        after.checkers = after.chess.checkers();
         after.ep_key = ep_key(&after.chess);
         after.key =
             next_key(&before.chess, before.key ^ before.ep_key, m, &after.chess) ^ after.ep_key;
@@ -489,11 +496,13 @@ impl Position {
         let old_key = before.key;
         let key = old_key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
         let structure = before.structure;
+        let checkers = swapped.checkers();
         self.states.push(State {
             chess: swapped,
             key,
             ep_key: 0,
             structure,
+            checkers,
         });
         self.history.push(old_key);
         true
@@ -992,6 +1001,12 @@ mod tests {
             "structure keys in {}",
             pos.fen()
         );
+        assert_eq!(
+            pos.checkers(),
+            pos.chess().checkers(),
+            "checkers in {}",
+            pos.fen()
+        );
         if depth == 0 {
             return;
         }
@@ -1098,6 +1113,7 @@ mod tests {
         assert!(pos.make_null());
         assert_eq!(pos.key(), pos.key_from_scratch());
         assert_eq!(pos.cur().structure, structure);
+        assert_eq!(pos.checkers(), pos.chess().checkers());
         pos.unmake();
         assert_eq!(pos.key(), pos.key_from_scratch());
     }
