@@ -607,15 +607,6 @@ impl Searcher {
                 continue;
             }
             let quiet = !is_noisy(m);
-            let checks = quiet && pos.gives_check(m);
-            // Plies of LMR that a quiet move's butterfly history takes off (adds, when bad), at
-            // most `lmr_history_max` either way.
-            let hist_plies = if quiet {
-                (self.history.score(us, m, threats) / lmr_history_divisor())
-                    .clamp(-lmr_history_max(), lmr_history_max())
-            } else {
-                0
-            };
 
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
@@ -629,11 +620,13 @@ impl Searcher {
                         self.stats.moves_pruned += 1;
                         continue;
                     }
+                    // Whether the move gives check is asked last: most quiet moves are
+                    // pruned, or not, by the other conditions alone.
                     if self.features.futility
                         && depth <= fp_depth()
                         && !in_check
-                        && !checks
                         && eval + fp_base() + fp_margin() * depth <= alpha
+                        && !pos.gives_check(m)
                     {
                         // Per move, not skip_quiets: a quiet check later in the list may
                         // still be searched.
@@ -653,6 +646,16 @@ impl Searcher {
                     }
                 }
             }
+
+            // Plies of LMR that a quiet move's butterfly history takes off (adds, when bad), at
+            // most `lmr_history_max` either way; read before the singular search below, which
+            // updates the history.
+            let hist_plies = if quiet {
+                (self.history.score(us, m, threats) / lmr_history_divisor())
+                    .clamp(-lmr_history_max(), lmr_history_max())
+            } else {
+                0
+            };
 
             // 7b. Extensions: singular (with multi-cut) for the TT move, check extension.
             let mut ext = 0;
