@@ -17,7 +17,7 @@ pub const HISTORY_MAX: i32 = 16384;
 /// (moving role, from, to) of a move, with one look at it; castling is the king from its
 /// square to the rook's square, a drop comes from square 0.
 #[inline]
-fn role_from_to(m: Move) -> (Role, usize, usize) {
+pub(super) fn role_from_to(m: Move) -> (Role, usize, usize) {
     match m {
         Move::Normal { role, from, to, .. } => (role, from as usize, to as usize),
         Move::EnPassant { from, to } => (Role::Pawn, from as usize, to as usize),
@@ -203,6 +203,13 @@ impl QuietScorer<'_> {
     #[inline]
     pub fn score(&self, m: Move) -> i32 {
         let (role, f, t) = role_from_to(m);
+        self.score_of(role, f, t)
+    }
+
+    /// [`Self::score`] of the move of `role` from square `f` to square `t` (castling: the
+    /// king to the rook's square), for a caller that has taken the move apart already.
+    #[inline(always)]
+    pub fn score_of(&self, role: Role, f: usize, t: usize) -> i32 {
         let p = piece_index(Piece {
             color: self.us,
             role,

@@ -210,19 +210,26 @@ impl MovePicker {
                     }
                     pos.gen_quiets(&mut self.moves);
                     let scorer = history.quiet_scorer(&self.cont, pos.turn(), self.threats);
+                    // Killers and counter compared as one integer each (`quiet_key`): the
+                    // derived equality of two `Option<Move>`s, three a move, cost more than
+                    // the history lookups.
+                    let k0 = self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0);
+                    let k1 = self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0);
+                    let counter = self.counter.map_or(NO_KEY, |k| quiet_key(k).0);
                     self.scores.clear();
-                    for i in 0..self.moves.len() {
-                        let m = self.moves[i];
-                        let s = if m.promotion() == Some(Role::Queen) {
+                    for &m in &self.moves {
+                        debug_assert!(!m.is_capture());
+                        let (key, role, f, t) = quiet_key(m);
+                        let s = if key >> PROMOTION_SHIFT == Role::Queen as u32 {
                             QUEEN_PROMO
-                        } else if Some(m) == self.killers[0] {
+                        } else if key == k0 {
                             KILLER_1
-                        } else if Some(m) == self.killers[1] {
+                        } else if key == k1 {
                             KILLER_2
-                        } else if Some(m) == self.counter {
+                        } else if key == counter {
                             COUNTER
                         } else {
-                            scorer.score(m)
+                            scorer.score_of(role, f, t)
                         };
                         self.scores.push(s);
                     }
@@ -298,6 +305,48 @@ impl MovePicker {
 fn load(dst: &mut MoveList, src: &MoveList, keep: impl Fn(&Move) -> bool) {
     dst.clear();
     dst.extend(src.iter().copied().filter(keep));
+}
+
+/// A `quiet_key` that no move has.
+const NO_KEY: u32 = u32::MAX;
+/// The top byte of the `quiet_key` of a normal move: its promotion (0: none).
+const PROMOTION_SHIFT: u32 = 24;
+
+/// A quiet move as one integer, with the moving role and the from and to squares that score
+/// it (castling: the king to the rook's square). Two quiet moves are equal exactly when their
+/// keys are: a normal move is its role, squares and promotion (it captures nothing), castling
+/// is its two squares with bit 31 set. A move that is not quiet (a capture, en passant) or a
+/// drop gets [`NO_KEY`], which no quiet move has, so a killer of that kind matches nothing, as
+/// `Some(m) == killer` did not.
+#[inline(always)]
+fn quiet_key(m: Move) -> (u32, Role, usize, usize) {
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let key = if capture.is_some() {
+                NO_KEY
+            } else {
+                role as u32
+                    | (from as u32) << 8
+                    | (to as u32) << 16
+                    | (promotion.map_or(0, |p| p as u32)) << PROMOTION_SHIFT
+            };
+            (key, role, from as usize, to as usize)
+        }
+        Move::Castle { king, rook } => (
+            1 << 31 | (king as u32) << 8 | (rook as u32) << 16,
+            Role::King,
+            king as usize,
+            rook as usize,
+        ),
+        Move::EnPassant { from, to } => (NO_KEY, Role::Pawn, from as usize, to as usize),
+        Move::Put { role, to } => (NO_KEY, role, 0, to as usize),
+    }
 }
 
 /// Captures, promotions to a queen.
@@ -419,6 +468,40 @@ mod tests {
         };
         assert_eq!(first_quiet(ctx), nf3);
         assert_eq!(first_quiet(NO_CONT), e4);
+    }
+
+    /// `quiet_key` tells two moves apart exactly as `==` does when the first is quiet, the
+    /// second any move (a killer from another position may be a capture, en passant or a
+    /// king move onto the square a rook castles from), and a queen promotion by its top byte.
+    #[test]
+    fn quiet_keys_are_equal_exactly_when_the_moves_are() {
+        let mut all = Vec::new();
+        for fen in [
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            // Chess960: castling g1-h1 beside a plain king step g1-h1.
+            "4k3/8/8/8/8/8/8/6KR w H - 0 1",
+            "4k3/8/8/8/8/8/8/6K1 w - - 0 1",
+        ] {
+            all.extend(Position::from_fen(fen, true).unwrap().legal_moves());
+        }
+        for &m in all.iter().filter(|m| !m.is_capture()) {
+            let (key, role, f, t) = quiet_key(m);
+            assert_ne!(key, NO_KEY, "{m:?}");
+            assert_eq!((role, f, t), super::super::history::role_from_to(m));
+            assert_eq!(
+                key >> PROMOTION_SHIFT == Role::Queen as u32,
+                m.promotion() == Some(Role::Queen),
+                "{m:?}"
+            );
+            for &k in &all {
+                assert_eq!(key == quiet_key(k).0, m == k, "{m:?} {k:?}");
+            }
+        }
     }
 
     /// Kiwipete with a white pawn on b7: quiet and capturing promotions on a8 and c8.
