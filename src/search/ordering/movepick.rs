@@ -57,6 +57,8 @@ pub struct MovePicker {
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
+    /// Set when the quiet moves hold no promotion (no pawn of ours on its seventh rank).
+    no_promotions: bool,
     qsearch: bool,
     /// Set by the search (late move pruning) to stop yielding quiet moves.
     pub skip_quiets: bool,
@@ -94,6 +96,7 @@ impl MovePicker {
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
+            no_promotions: false,
             qsearch: false,
             skip_quiets: false,
             threats: Bitboard::EMPTY,
@@ -209,6 +212,7 @@ impl MovePicker {
                         continue;
                     }
                     pos.gen_quiets(&mut self.moves);
+                    self.no_promotions = !pos.has_pawn_on_seventh();
                     let scorer = history.quiet_scorer(&self.cont, pos.turn(), self.threats);
                     // Killers and counter compared as one integer each (`quiet_key`): the
                     // derived equality of two `Option<Move>`s, three a move, cost more than
@@ -239,7 +243,11 @@ impl MovePicker {
                     if self.skip_quiets {
                         // Promotions are not quiet for pruning purposes: still yield them. They
                         // score highest of the quiets, so they are the rest's next picks, in
-                        // the order they stand: one pass finds them (no selection needed).
+                        // the order they stand: one pass finds them (no selection needed), and
+                        // none is needed without a pawn on the seventh rank.
+                        if self.no_promotions {
+                            self.idx = self.moves.len();
+                        }
                         while self.idx < self.moves.len() {
                             let (m, s) = (self.moves[self.idx], self.scores[self.idx]);
                             self.idx += 1;
