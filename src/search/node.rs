@@ -64,7 +64,13 @@ impl Searcher {
     fn play(&mut self, pos: &mut Position, m: Move, ply: usize, qsearch: bool) {
         let f = &mut self.stack[ply];
         f.mv = Some(m);
-        f.piece = pos.piece_at(m.from().unwrap_or(m.to()));
+        // The legal move's own role and the side to move: the piece on its from square (a
+        // castling move's is the king), without looking at the board.
+        debug_assert_eq!(
+            Some(m.role().of(pos.turn())),
+            pos.piece_at(m.from().unwrap_or(m.to()))
+        );
+        f.piece = Some(m.role().of(pos.turn()));
         if qsearch {
             self.stats.qnodes += 1;
         } else {
