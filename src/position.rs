@@ -54,19 +54,17 @@ impl StructureKeys {
     /// Adds or removes `piece` on `sq`.
     #[inline]
     fn toggle(&mut self, sq: Square, piece: Piece) {
-        let z = piece_key(sq, piece);
+        self.toggle_key(piece, piece_key(sq, piece));
+    }
+
+    /// Adds or removes `piece`, whose key on its square is `z`.
+    #[inline]
+    fn toggle_key(&mut self, piece: Piece, z: u64) {
         if piece.role == Role::Pawn {
             self.pawns ^= z;
         } else {
             self.non_pawns[piece.color as usize] ^= z;
         }
-    }
-
-    /// The keys after `us`'s move `m` (None for a drop, which chess never has).
-    #[inline]
-    fn after(mut self, us: Color, m: Move) -> Option<StructureKeys> {
-        for_each_placement_change(us, m, |sq, piece| self.toggle(sq, piece))?;
-        Some(self)
     }
 }
 
@@ -429,12 +427,24 @@ impl Position {
         after.chess.play_unchecked(m);
         after.checkers = after.chess.checkers();
         after.ep_key = ep_key(&after.chess);
-        after.key =
-            next_key(&before.chess, before.key ^ before.ep_key, m, &after.chess) ^ after.ep_key;
-        after.structure = before
-            .structure
-            .after(before.chess.turn(), m)
-            .unwrap_or_else(|| StructureKeys::of(after.chess.board()));
+        // The key and the structure keys in one pass over the pieces the move changes.
+        let mut key = before.key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
+        let mut structure = before.structure;
+        let placed = for_each_placement_change(before.chess.turn(), m, |sq, piece| {
+            let z = piece_key(sq, piece);
+            key ^= z;
+            structure.toggle_key(piece, z);
+        });
+        if placed.is_some() {
+            if before.chess.castles().castling_rights() != after.chess.castles().castling_rights() {
+                key ^= castling_key(&before.chess) ^ castling_key(&after.chess);
+            }
+        } else {
+            key = full_key(&after.chess);
+            structure = StructureKeys::of(after.chess.board());
+        }
+        after.key = key ^ after.ep_key;
+        after.structure = structure;
         self.history.push(before.key);
     }
 
