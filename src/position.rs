@@ -799,10 +799,19 @@ fn earlier_occurrences(
     key: u64,
     reach: usize,
 ) -> impl Iterator<Item = usize> + '_ {
-    (4..=reach)
+    // The keys `len - reach ..= len - 4`, walked back from the newest in steps of two: one
+    // slice, so no bounds check per key.
+    let span = if reach >= 4 {
+        &history[len - reach..=len - 4]
+    } else {
+        &[]
+    };
+    span.iter()
+        .rev()
         .step_by(2)
-        .map(move |back| len - back)
-        .filter(move |&idx| history[idx] == key)
+        .enumerate()
+        .filter(move |&(_, &k)| k == key)
+        .map(move |(i, _)| len - 4 - 2 * i)
 }
 
 /// Zobrist key from scratch.
@@ -1110,6 +1119,28 @@ mod tests {
         t = Position::from_fen("4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1", false).unwrap();
         let u = Position::from_fen("4k3/8/8/4P3/4p3/8/8/4K3 w - - 0 1", false).unwrap();
         assert_ne!(t.pawn_key(), u.pawn_key());
+    }
+
+    /// `earlier_occurrences` finds the indices `len - 4`, `len - 6`, ... back to `len - reach`
+    /// that hold the key, newest first, for every length and reach (the history holding all
+    /// `len` keys, or all but the last, as `child_may_be_drawn` calls it).
+    #[test]
+    fn earlier_occurrences_are_every_second_key_back_to_reach() {
+        let history: Vec<u64> = (0..40u64).map(|i| i % 3 + (i % 7 == 0) as u64).collect();
+        for len in 0..=history.len() + 1 {
+            let held = &history[..len.min(history.len())];
+            for reach in 0..=len {
+                for key in 0..4 {
+                    let naive: Vec<usize> = (4..=reach)
+                        .step_by(2)
+                        .map(|back| len - back)
+                        .filter(|&idx| held[idx] == key)
+                        .collect();
+                    let found: Vec<usize> = earlier_occurrences(held, len, key, reach).collect();
+                    assert_eq!(found, naive, "len {len} reach {reach} key {key}");
+                }
+            }
+        }
     }
 
     #[test]
