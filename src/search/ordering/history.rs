@@ -270,7 +270,7 @@ impl History {
             butterfly: &self.butterfly[us as usize],
             us,
             threats,
-            rows: ctx.map(|k| k.map_or(&ZERO_ROW, |k| &self.cont[k.0 as usize])),
+            rows: [0, 1, 2].map(|i| ctx[i].map_or(&ZERO_ROW, |k| &self.cont[k.0 as usize])),
             weights: [
                 conthist_weight_1(),
                 conthist_weight_2(),
