@@ -161,7 +161,12 @@ pub fn is_legal(pos: &Chess, checkers: Bitboard, m: Move) -> bool {
                 && attacks::attacks(from, role.of(us), board.occupied()).contains(to)
         }
     };
-    reaches && (!pinned(pos, king).contains(from) || attacks::aligned(from, to, king))
+    // A piece off every line through its king is pinned by nothing: the pins are looked for
+    // only for a piece on one.
+    reaches
+        && (attacks::ray(king, from).is_empty()
+            || attacks::aligned(from, to, king)
+            || !pinned(pos, king).contains(from))
 }
 
 /// The king of the side to move when it is not in check (`checkers` empty: the direct
