@@ -589,8 +589,6 @@ impl Searcher {
             [None; 2]
         };
         let cont = self.cont_context(ply);
-        let threats = self.history_threats(pos);
-        self.stack[ply].threats = threats;
         let mut picker = MovePicker::new(
             pos,
             tt_move,
@@ -599,7 +597,10 @@ impl Searcher {
             cont,
             self.features.capt_history,
         );
-        picker.threats = threats;
+        // The threats are found when the first quiet move needs them (the picker's quiet
+        // stage or a quiet TT move), and stored then for the history updates here and in
+        // the child (`evalhist`), which read them only after a quiet move.
+        picker.use_threats(self.features.threat_hist);
         let old_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move: Option<Move> = None;
@@ -659,6 +660,8 @@ impl Searcher {
             // most `lmr_history_max` either way; read before the singular search below, which
             // updates the history.
             let hist_plies = if quiet {
+                let threats = picker.threats(pos);
+                self.stack[ply].threats = threats;
                 (self.history.score(us, m, threats) / lmr_history_divisor())
                     .clamp(-lmr_history_max(), lmr_history_max())
             } else {
@@ -1076,9 +1079,7 @@ impl Searcher {
         }
 
         let mut picker = MovePicker::new_qsearch(pos, tt_move, self.features.capt_history);
-        if in_check {
-            picker.threats = self.history_threats(pos);
-        }
+        picker.use_threats(in_check && self.features.threat_hist);
         let mut best_move: Option<Move> = None;
         let mut searched = 0;
         while let Some(m) = picker.next(pos, &self.history) {

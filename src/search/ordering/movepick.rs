@@ -63,8 +63,11 @@ pub struct MovePicker {
     /// Set by the search (late move pruning) to stop yielding quiet moves.
     pub skip_quiets: bool,
     /// The squares the opponent attacks, which pick the butterfly history's slot of a quiet
-    /// move (`threathist`); set by the search, empty by default (one slot).
-    pub threats: Bitboard,
+    /// move (`threathist`); found when first needed (`None` until then: a node that is cut by
+    /// its TT move or a capture never needs them), empty without [`Self::use_threats`].
+    threats: Option<Bitboard>,
+    /// Whether [`Self::threats`] are the opponent's attacks (else empty: one slot).
+    threat_hist: bool,
 }
 
 impl MovePicker {
@@ -99,7 +102,8 @@ impl MovePicker {
             no_promotions: false,
             qsearch: false,
             skip_quiets: false,
-            threats: Bitboard::EMPTY,
+            threats: None,
+            threat_hist: false,
         }
     }
 
@@ -130,6 +134,22 @@ impl MovePicker {
         } else {
             0
         }
+    }
+
+    /// Orders quiet moves by the butterfly history slot of the threats against their squares
+    /// (`threathist`; off: one slot).
+    pub fn use_threats(&mut self, on: bool) {
+        self.threat_hist = on;
+    }
+
+    /// The squares the opponent attacks when [`Self::use_threats`] is on (else empty), found
+    /// at the first call (what the search stores for the history of a quiet move).
+    #[inline]
+    pub fn threats(&mut self, pos: &Position) -> Bitboard {
+        let on = self.threat_hist;
+        *self
+            .threats
+            .get_or_insert_with(|| if on { pos.threats() } else { Bitboard::EMPTY })
     }
 
     /// The current stage.
@@ -213,7 +233,8 @@ impl MovePicker {
                     }
                     pos.gen_quiets(&mut self.moves);
                     self.no_promotions = !pos.has_pawn_on_seventh();
-                    let scorer = history.quiet_scorer(&self.cont, pos.turn(), self.threats);
+                    let threats = self.threats(pos);
+                    let scorer = history.quiet_scorer(&self.cont, pos.turn(), threats);
                     // Killers and counter compared as one integer each (`quiet_key`): the
                     // derived equality of two `Option<Move>`s, three a move, cost more than
                     // the history lookups.
@@ -278,6 +299,7 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     load(&mut self.moves, &pos.legal_moves(), |_| true);
                     let us = pos.turn();
+                    let threats = self.threats(pos);
                     self.scores.clear();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
@@ -290,7 +312,7 @@ impl MovePicker {
                         } else if Some(m) == self.killers[1] {
                             KILLER_2
                         } else {
-                            history.quiet_score(&self.cont, us, m, self.threats)
+                            history.quiet_score(&self.cont, us, m, threats)
                         };
                         self.scores.push(s);
                     }
