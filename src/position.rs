@@ -419,8 +419,9 @@ impl Position {
     #[inline]
     pub fn make(&mut self, m: Move) {
         let n = self.states.len();
-        let child = self.states[n - 1].clone();
-        self.states.push(child);
+        // The child starts as a copy of the current state, made in place at the end of the
+        // stack (a clone pushed would be copied twice).
+        self.states.extend_from_within(n - 1..n);
         let (done, now) = self.states.split_at_mut(n);
         let before = &done[n - 1];
         let after = &mut now[0];
