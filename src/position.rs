@@ -777,7 +777,15 @@ pub const SEE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20000];
 
 #[inline]
 fn see_value(role: Role) -> i32 {
-    SEE_VALUE[role as usize - 1]
+    // By role, not `SEE_VALUE[role as usize - 1]`: the index was bounds-checked on every call.
+    match role {
+        Role::Pawn => SEE_VALUE[0],
+        Role::Knight => SEE_VALUE[1],
+        Role::Bishop => SEE_VALUE[2],
+        Role::Rook => SEE_VALUE[3],
+        Role::Queen => SEE_VALUE[4],
+        Role::King => SEE_VALUE[5],
+    }
 }
 
 /// All pieces of both colours attacking `sq` with the given occupancy.

@@ -85,7 +85,15 @@ impl std::ops::SubAssign for Score {
 /// Value of a role for ordering and SEE-like decisions (middlegame value).
 #[inline]
 pub fn role_value(role: Role) -> i32 {
-    PIECE_VALUE[role as usize - 1].0
+    // By role, not `PIECE_VALUE[role as usize - 1]`: the index was bounds-checked.
+    match role {
+        Role::Pawn => PIECE_VALUE[0].0,
+        Role::Knight => PIECE_VALUE[1].0,
+        Role::Bishop => PIECE_VALUE[2].0,
+        Role::Rook => PIECE_VALUE[3].0,
+        Role::Queen => PIECE_VALUE[4].0,
+        Role::King => PIECE_VALUE[5].0,
+    }
 }
 
 /// Piece-square tables by role (pawn .. king).
