@@ -38,6 +38,8 @@ pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
 
 /// Deepest ply the search reaches (stack and PV sizes).
 pub const MAX_PLY: usize = 128;
+/// Frames of the search stack: a few beyond [`MAX_PLY`] for the children's reads.
+const STACK_LEN: usize = MAX_PLY + 8;
 /// Score of a mate at the root.
 pub const MATE: i32 = 32000;
 /// Larger than any score.
@@ -315,7 +317,9 @@ pub struct Searcher {
     /// The NNUE evaluator with its accumulators, when the search uses a network.
     nnue: Option<Nnue>,
     history: History,
-    stack: Vec<Frame>,
+    /// A fixed length, so that the index checks of `stack[ply ± k]` after the search's own
+    /// `ply < MAX_PLY - 1` check fold away.
+    stack: Box<[Frame; STACK_LEN]>,
     stats: SearchStats,
     features: Features,
     /// Lowest depth of enhanced transposition cutoffs ([`SearchOptions::etc_depth`]).
@@ -374,7 +378,7 @@ impl Searcher {
             evaluator: Evaluator::new(),
             nnue: None,
             history: History::default(),
-            stack: vec![Frame::default(); MAX_PLY + 8],
+            stack: Box::new([Frame::default(); STACK_LEN]),
             stats: SearchStats::default(),
             features: Features::default(),
             etc_depth: params::etc_depth(),
