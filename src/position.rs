@@ -137,8 +137,12 @@ impl Position {
 
     #[inline]
     fn cur(&self) -> &State {
-        // The stack is never empty: `unmake` keeps the first entry.
-        &self.states[self.states.len() - 1]
+        // The stack is never empty: it is made with one entry, `unmake` and `clear_undo` keep
+        // the first. Read without an index check: every question about the position (side to
+        // move, board, key, checkers) comes here, a few dozen a node.
+        debug_assert!(!self.states.is_empty());
+        // SAFETY: `len - 1` is an index of the stack, which is never empty (above).
+        unsafe { self.states.get_unchecked(self.states.len() - 1) }
     }
 
     /// The shakmaty board, for the tablebase prober (`crate::tb`). The search and the
