@@ -210,6 +210,9 @@ impl QuietScorer<'_> {
     /// king to the rook's square), for a caller that has taken the move apart already.
     #[inline(always)]
     pub fn score_of(&self, role: Role, f: usize, t: usize) -> i32 {
+        // Squares are below 64; masked, the table indices need no checks.
+        debug_assert!(f < 64 && t < 64);
+        let (f, t) = (f & 63, t & 63);
         let p = piece_index(Piece {
             color: self.us,
             role,
