@@ -18,12 +18,14 @@ pub const HISTORY_MAX: i32 = 16384;
 /// square to the rook's square, a drop comes from square 0.
 #[inline]
 pub(super) fn role_from_to(m: Move) -> (Role, usize, usize) {
-    match m {
+    let (role, f, t) = match m {
         Move::Normal { role, from, to, .. } => (role, from as usize, to as usize),
         Move::EnPassant { from, to } => (Role::Pawn, from as usize, to as usize),
         Move::Castle { king, rook } => (Role::King, king as usize, rook as usize),
         Move::Put { role, to } => (role, 0, to as usize),
-    }
+    };
+    // Squares are below 64; masked, the tables' square indices need no checks.
+    (role, f & 63, t & 63)
 }
 
 /// (from, to) indices of a move; castling is king square to rook square.
