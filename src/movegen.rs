@@ -54,8 +54,8 @@ pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
             push_promotions(moves, from_offset(to, offset), to, board.role_at(to));
         }
     }
-    pieces(pos, them, moves);
-    safe_king(pos, king, them, moves);
+    pieces::<true>(pos, them, moves);
+    safe_king::<true>(pos, king, them, moves);
     retain_pinned(pos, king, moves);
 }
 
@@ -82,8 +82,8 @@ pub fn quiets(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
     for to in single.shift(up) & empty & double_push_rank(us) {
         moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
     }
-    pieces(pos, empty, moves);
-    safe_king(pos, king, empty, moves);
+    pieces::<false>(pos, empty, moves);
+    safe_king::<false>(pos, king, empty, moves);
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
         castle(pos, king, side, moves);
     }
@@ -241,31 +241,39 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
     }
 }
 
-/// Knight, bishop, rook and queen moves onto `target`, piece by piece.
+/// Knight, bishop, rook and queen moves onto `target`, piece by piece; `CAPTURES`: the
+/// targets are enemy pieces (else empty squares, whose capture is known: none).
 #[inline]
-fn pieces(pos: &Chess, target: Bitboard, moves: &mut MoveList) {
+fn pieces<const CAPTURES: bool>(pos: &Chess, target: Bitboard, moves: &mut MoveList) {
     let board = pos.board();
     let occupied = board.occupied();
     for role in PIECES {
         let piece = role.of(pos.turn());
         for from in pos.our(role) {
             for to in attacks::attacks(from, piece, occupied) & target {
-                moves.push(normal(role, from, board.role_at(to), to));
+                let capture = if CAPTURES { board.role_at(to) } else { None };
+                moves.push(normal(role, from, capture, to));
             }
         }
     }
 }
 
-/// King steps onto `target` squares that no enemy piece attacks.
+/// King steps onto `target` squares that no enemy piece attacks (`CAPTURES`: as [`pieces`]).
 #[inline]
-fn safe_king(pos: &Chess, king: Square, target: Bitboard, moves: &mut MoveList) {
+fn safe_king<const CAPTURES: bool>(
+    pos: &Chess,
+    king: Square,
+    target: Bitboard,
+    moves: &mut MoveList,
+) {
     let board = pos.board();
     for to in attacks::king_attacks(king) & target {
         if board
             .attacks_to(to, !pos.turn(), board.occupied())
             .is_empty()
         {
-            moves.push(normal(Role::King, king, board.role_at(to), to));
+            let capture = if CAPTURES { board.role_at(to) } else { None };
+            moves.push(normal(Role::King, king, capture, to));
         }
     }
 }
