@@ -60,8 +60,9 @@ pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
 }
 
 /// Legal quiet moves (pushes, quiet promotions to every piece, castling): `pos.legal_moves()`
-/// filtered by `!is_capture`, in its order, written over `moves`.
-pub fn quiets(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
+/// filtered by `!is_capture`, in its order, written over `moves`. `attacked`: every square
+/// the opponent attacks, when the caller has them (the king's steps are then read off it).
+pub fn quiets(pos: &Chess, checkers: Bitboard, attacked: Option<Bitboard>, moves: &mut MoveList) {
     debug_assert_eq!(checkers, pos.checkers());
     moves.clear();
     let Some(king) = king_out_of_check(pos, checkers) else {
@@ -83,7 +84,17 @@ pub fn quiets(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
         moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
     }
     pieces::<false>(pos, empty, moves);
-    safe_king::<false>(pos, king, empty, moves);
+    match attacked {
+        // Out of check no enemy slider sees through our king, so the squares beside it that
+        // the opponent attacks with it on the board are those it attacks without it.
+        Some(attacked) => {
+            for to in attacks::king_attacks(king) & empty & !attacked {
+                debug_assert!(board.attacks_to(to, !us, board.occupied()).is_empty());
+                moves.push(normal(Role::King, king, None, to));
+            }
+        }
+        None => safe_king::<false>(pos, king, empty, moves),
+    }
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
         castle(pos, king, side, moves);
     }

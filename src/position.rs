@@ -251,10 +251,12 @@ impl Position {
     }
 
     /// The legal moves that capture nothing (quiet promotions and castling included), in the
-    /// order of [`Self::legal_moves`], written over `moves`.
+    /// order of [`Self::legal_moves`], written over `moves`. `attacked`: [`Self::threats`],
+    /// when the caller has them (they spare the king's steps a look at each square).
     #[inline]
-    pub fn gen_quiets(&self, moves: &mut MoveList) {
-        crate::movegen::quiets(self.chess(), self.checkers(), moves);
+    pub fn gen_quiets(&self, moves: &mut MoveList, attacked: Option<Bitboard>) {
+        debug_assert!(attacked.is_none_or(|a| a == self.threats()));
+        crate::movegen::quiets(self.chess(), self.checkers(), attacked, moves);
     }
 
     /// Whether the side to move is in check.

@@ -1,5 +1,5 @@
-//! The staged generators (`Position::gen_captures`, `gen_quiets`, `promotion_moves`) against
-//! shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
+//! The staged generators (`Position::gen_captures`, `gen_quiets` with and without the
+//! opponent's attacks, `promotion_moves`) against shakmaty's `legal_moves()` filtered: the same moves **in the same order** (the order decides
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
 //! `Position::threats` against shakmaty's attacks piece by piece in all of them.
@@ -122,8 +122,16 @@ fn check(pos: &Position, chess960: bool, seen: &mut Seen) {
     let mut list = MoveList::new();
     pos.gen_captures(&mut list);
     assert_eq!(list.to_vec(), caps, "captures of {}", pos.fen());
-    pos.gen_quiets(&mut list);
+    pos.gen_quiets(&mut list, None);
     assert_eq!(list.to_vec(), quiets, "quiets of {}", pos.fen());
+    // With the opponent's attacks given (the king's steps read off them): the same.
+    pos.gen_quiets(&mut list, Some(pos.threats()));
+    assert_eq!(
+        list.to_vec(),
+        quiets,
+        "quiets given the threats of {}",
+        pos.fen()
+    );
     let promotions: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
     assert_eq!(
         pos.promotion_moves().to_vec(),

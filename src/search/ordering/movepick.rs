@@ -231,9 +231,11 @@ impl MovePicker {
                         self.idx = 0;
                         continue;
                     }
-                    pos.gen_quiets(&mut self.moves);
-                    self.no_promotions = !pos.has_pawn_on_seventh();
+                    // The threats, when they are the opponent's attacks, also give the
+                    // king's safe steps.
                     let threats = self.threats(pos);
+                    pos.gen_quiets(&mut self.moves, self.threat_hist.then_some(threats));
+                    self.no_promotions = !pos.has_pawn_on_seventh();
                     let scorer = history.quiet_scorer(&self.cont, pos.turn(), threats);
                     // Killers and counter compared as one integer each (`quiet_key`): the
                     // derived equality of two `Option<Move>`s, three a move, cost more than
