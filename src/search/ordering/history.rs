@@ -161,10 +161,20 @@ pub struct History {
     /// Pawn correction history: row side to move, column [`Position::pawn_key`] modulo
     /// [`CORRHIST_SIZE`]; what the search found beyond the static evaluation of positions
     /// with that pawn structure, in 1/[`CORRHIST_GRAIN`] centipawns.
-    pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
+    pawn_corr: Box<[[i16; CORRHIST_SIZE]; 2]>,
     /// Non-pawn correction history: row 2·(side to move) + colour, column that colour's
     /// [`Position::non_pawn_key`] modulo [`CORRHIST_SIZE`].
-    non_pawn_corr: Box<[[i16; CORRHIST_SIZE]]>,
+    non_pawn_corr: Box<[[i16; CORRHIST_SIZE]; 4]>,
+}
+
+/// A zeroed correction table of `N` rows, built on the heap (a row is 32 KB) with a length
+/// the type states, so that its row indices need no checks.
+fn corr_table<const N: usize>() -> Box<[[i16; CORRHIST_SIZE]; N]> {
+    let rows = vec![[0; CORRHIST_SIZE]; N].into_boxed_slice();
+    match rows.try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("a Vec of N rows has N rows"),
+    }
 }
 
 impl Default for History {
@@ -175,8 +185,8 @@ impl Default for History {
             cont: vec![[[0; 64]; 12]; 12 * 64].into_boxed_slice(),
             capture: Box::new([[[0; 7]; 64]; 12]),
             counter: Box::new([[None; 64]; 12]),
-            pawn_corr: vec![[0; CORRHIST_SIZE]; 2].into_boxed_slice(),
-            non_pawn_corr: vec![[0; CORRHIST_SIZE]; 4].into_boxed_slice(),
+            pawn_corr: corr_table(),
+            non_pawn_corr: corr_table(),
         }
     }
 }
