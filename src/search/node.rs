@@ -10,7 +10,9 @@ use super::{
     SearchControl, Searcher,
 };
 use crate::position::{Bitboard, Color, Move, Position};
-use crate::search::ordering::history::{ContContext, ContKey, CorrKeys, NO_CONT, bonus};
+use crate::search::ordering::history::{
+    ContContext, ContKey, CorrKeys, NO_CONT, bonus, slot_threats,
+};
 use crate::search::ordering::movepick::{MovePicker, Stage, is_noisy};
 use crate::tt::{Bound, pack_move, same_move, score_from_tt, score_to_tt};
 
@@ -239,11 +241,7 @@ impl Searcher {
     /// move when `threathist` is on; empty (one slot) when it is off.
     #[inline]
     fn history_threats(&self, pos: &Position) -> Bitboard {
-        if self.features.threat_hist {
-            pos.threats()
-        } else {
-            Bitboard::EMPTY
-        }
+        slot_threats(pos, self.features.threat_hist)
     }
 
     /// A quiet move `m` proved a fail high at `ply` from the table (a TT or an enhanced

@@ -28,6 +28,13 @@ pub(super) fn role_from_to(m: Move) -> (Role, usize, usize) {
     (role, f & 63, t & 63)
 }
 
+/// The squares the opponent attacks, which pick the butterfly history's slot of a quiet move
+/// when `threathist` is on (`on`); empty (one slot) when it is off.
+#[inline]
+pub fn slot_threats(pos: &Position, on: bool) -> Bitboard {
+    if on { pos.threats() } else { Bitboard::EMPTY }
+}
+
 /// (from, to) indices of a move; castling is king square to rook square.
 #[inline]
 pub fn from_to(m: Move) -> (usize, usize) {

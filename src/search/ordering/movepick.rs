@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 
 use crate::eval::role_value;
 use crate::position::{Bitboard, Move, MoveList, Position, Role};
-use crate::search::ordering::history::{ContContext, History, NO_CONT};
+use crate::search::ordering::history::{ContContext, History, NO_CONT, slot_threats};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
@@ -147,9 +147,7 @@ impl MovePicker {
     #[inline]
     pub fn threats(&mut self, pos: &Position) -> Bitboard {
         let on = self.threat_hist;
-        *self
-            .threats
-            .get_or_insert_with(|| if on { pos.threats() } else { Bitboard::EMPTY })
+        *self.threats.get_or_insert_with(|| slot_threats(pos, on))
     }
 
     /// The current stage.
