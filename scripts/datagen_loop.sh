@@ -143,7 +143,7 @@ run() {
     trap 'say "loop stopped"; stop_child; rm -f "$PIDFILE"; exit 0' TERM INT
     rm -f "$LOOP/STOP"
     say "loop started (pid $$) in $REPO, data in $DATA_DIR"
-    local seed="" rev="" bin="" args="" last_manifest=0
+    local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
     while [ ! -e "$LOOP/STOP" ]; do
         local head new_seed
         head=$(git -C "$REPO" rev-parse --short=12 HEAD)
@@ -173,12 +173,14 @@ run() {
                 sleep "$POLL"
                 continue
             fi
-            seed=$new_seed rev=$head bin=$nb
+            seed=$new_seed rev=$head bin=$nb bin_rev=$head
             args=$(seg_args "$rev")
+            # The manifest names the commit that started the segment (its remake command); the
+            # binary may be a later build of the same Bench.
             [ -n "$had" ] && rev=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $3}' "$MANIFEST")
-        elif [ "$head" != "$rev" ] && [ ! -e "$LOOP/checked-$head" ]; then
+        elif [ "$head" != "$bin_rev" ] && [ ! -e "$LOOP/checked-$head" ]; then
             touch "$LOOP/checked-$head"
-            say "HEAD is $head; gen$seed goes on with the build of $rev (same DATAGEN_SEED)"
+            say "HEAD is $head; gen$seed goes on with the build of $bin_rev (same DATAGEN_SEED; segment started at $rev)"
         fi
         if ! alive "$(child_pid)"; then
             start_child "$bin" "$args" "$seed"
