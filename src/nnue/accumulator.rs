@@ -49,6 +49,14 @@ impl Changes {
     /// The changes from `parent` to `child`, or None if there are more than one move can make
     /// (the caller then refreshes); each view's feature rows as its entry of `views` reads
     /// them (the same for parent and child).
+    ///
+    /// Read role by role: a role whose squares differ lost the piece of each square only the
+    /// parent has (its colour from the parent) and gained the piece of each square only the
+    /// child has (its colour from the child). A square that keeps its role but changes colour
+    /// (a capture by a piece of the captured piece's role) changes no role's squares, so the
+    /// squares whose colour changed while both boards hold a piece there, and no role changed
+    /// there, are read last: the parent's piece off, the child's on. (Chess960 castling may
+    /// swap king and rook: two role changes, read like any other.)
     #[inline]
     fn between(parent: &Board, child: &Board, views: [View; 2]) -> Option<Changes> {
         let mut ch = Changes {
@@ -57,24 +65,46 @@ impl Changes {
             added: [[0; 2]; MAX_STEP_CHANGES],
             n_added: 0,
         };
-        // The squares whose piece changed: a colour or a role bitboard differs there (a
-        // Chess960 castling may swap king and rook, so colour alone would miss a square).
-        let mut changed = parent.white() ^ child.white() | parent.black() ^ child.black();
+        let (white_before, white_after) = (parent.white(), child.white());
+        let mut role_changed = Bitboard::EMPTY;
         for role in Role::ALL {
-            changed |= parent.by_role(role) ^ child.by_role(role);
-        }
-        for sq in changed {
-            let (was, now) = (parent.piece_at(sq), child.piece_at(sq));
-            if let Some(piece) = was {
+            let (before, after) = (parent.by_role(role), child.by_role(role));
+            if before == after {
+                continue;
+            }
+            role_changed |= before ^ after;
+            for sq in before & !after {
+                let piece = role.of(colour(white_before, sq));
                 *ch.removed.get_mut(ch.n_removed)? = features(piece, sq, views);
                 ch.n_removed += 1;
             }
-            if let Some(piece) = now {
+            for sq in after & !before {
+                let piece = role.of(colour(white_after, sq));
                 *ch.added.get_mut(ch.n_added)? = features(piece, sq, views);
                 ch.n_added += 1;
             }
         }
+        let recoloured =
+            (white_before ^ white_after) & parent.occupied() & child.occupied() & !role_changed;
+        for sq in recoloured {
+            let (was, now) = (parent.piece_at(sq)?, child.piece_at(sq)?);
+            *ch.removed.get_mut(ch.n_removed)? = features(was, sq, views);
+            ch.n_removed += 1;
+            *ch.added.get_mut(ch.n_added)? = features(now, sq, views);
+            ch.n_added += 1;
+        }
         Some(ch)
+    }
+}
+
+/// The colour of the piece on `sq` of a board whose White pieces are `white` (the square holds
+/// a piece).
+#[inline(always)]
+fn colour(white: Bitboard, sq: Square) -> Color {
+    if white.contains(sq) {
+        Color::White
+    } else {
+        Color::Black
     }
 }
 
@@ -160,6 +190,9 @@ pub struct Nnue {
     buf: AlignedVec,
     /// The key each entry was computed for (None: empty).
     keys: Vec<Option<u64>>,
+    /// How each computed entry's views read the rows (White's, Black's): a step whose kings
+    /// stay takes its parent's.
+    entry_views: Vec<[View; 2]>,
     /// Per perspective and reading of the rows ([`View::slot`]: king bucket and mirror state),
     /// the accumulator of the last board that perspective's view was rebuilt for: the next
     /// rebuild in the same state applies only the pieces that differ ("Finny table"). A king
@@ -277,6 +310,7 @@ impl Nnue {
             capacity: INITIAL_ENTRIES,
             buf: AlignedVec::zeroed(INITIAL_ENTRIES * 2 * stride),
             keys: vec![None; INITIAL_ENTRIES],
+            entry_views: vec![[View::PLAIN; 2]; INITIAL_ENTRIES],
             views: [
                 vec![ViewCache::default(); slots],
                 vec![ViewCache::default(); slots],
@@ -348,6 +382,7 @@ impl Nnue {
         buf[..self.buf.len()].copy_from_slice(&self.buf);
         self.buf = buf;
         self.keys.resize(capacity, None);
+        self.entry_views.resize(capacity, [View::PLAIN; 2]);
         self.capacity = capacity;
     }
 
@@ -380,6 +415,7 @@ impl Nnue {
     /// Entry `i` for `board`, both views rebuilt (see [`Nnue::rebuild_view`]).
     fn refresh(&mut self, board: &Board, i: usize) {
         self.stats.refreshes += 1;
+        self.entry_views[i] = Color::ALL.map(|c| self.net.view(board, c));
         for persp in Color::ALL {
             self.rebuild_view(board, i, persp);
         }
@@ -445,17 +481,14 @@ impl Nnue {
         // network sees it flipped a↔h while its king is on files a–d: a king changing bucket
         // or crossing between the d and e files changes every row of its view, which is then
         // brought up to date from the per-view cache instead.
-        let (views, crossed) = if self.plain {
-            ([View::PLAIN; 2], [false; 2])
+        let before = self.entry_views[i - 1];
+        let (views, crossed) = if self.plain || parent.kings() == child.kings() {
+            (before, [false; 2])
         } else {
             let views = Color::ALL.map(|c| self.net.view(child, c));
-            if parent.kings() == child.kings() {
-                (views, [false; 2])
-            } else {
-                let before = Color::ALL.map(|c| self.net.view(parent, c));
-                (views, [views[0] != before[0], views[1] != before[1]])
-            }
+            (views, [views[0] != before[0], views[1] != before[1]])
         };
+        self.entry_views[i] = views;
         let Some(ch) = Changes::between(parent, child, views) else {
             self.refresh(child, i);
             return;
@@ -484,34 +517,57 @@ impl Nnue {
         i: usize,
     ) {
         self.stats.updates += 1;
-        let any_crossed = crossed[0] || crossed[1];
-        if any_crossed {
-            for (view, persp) in Color::ALL.into_iter().enumerate() {
-                if crossed[view] {
-                    self.stats.view_refreshes += 1;
-                    self.rebuild_view(child, i, persp);
-                }
+        let added: [[usize; 2]; A] = std::array::from_fn(|k| ch.added[k]);
+        let removed: [[usize; 2]; S] = std::array::from_fn(|k| ch.removed[k]);
+        if crossed[0] || crossed[1] {
+            self.apply_crossed(added, removed, crossed, child, i);
+            return;
+        }
+        let stride = self.stride;
+        let (below, above) = self.buf.split_at_mut(i * 2 * stride);
+        let src = &below[(i - 1) * 2 * stride..];
+        let weights = &self.net.ft_weights;
+        simd::update_pair(
+            self.backend,
+            above,
+            src,
+            stride,
+            self.n,
+            weights,
+            added,
+            removed,
+        );
+    }
+
+    /// [`Nnue::apply`] when a king changed its reading: the views in `crossed` rebuilt from
+    /// the per-view cache, the others updated by the rows.
+    #[cold]
+    #[inline(never)]
+    fn apply_crossed<const A: usize, const S: usize>(
+        &mut self,
+        added: [[usize; 2]; A],
+        removed: [[usize; 2]; S],
+        crossed: [bool; 2],
+        child: &Board,
+        i: usize,
+    ) {
+        for (view, persp) in Color::ALL.into_iter().enumerate() {
+            if crossed[view] {
+                self.stats.view_refreshes += 1;
+                self.rebuild_view(child, i, persp);
             }
         }
         let (n, stride) = (self.n, self.stride);
         let net = &*self.net;
-        let backend = self.backend;
         let (below, above) = self.buf.split_at_mut(i * 2 * stride);
         let src = &below[(i - 1) * 2 * stride..];
-        let added: [[usize; 2]; A] = std::array::from_fn(|k| ch.added[k]);
-        let removed: [[usize; 2]; S] = std::array::from_fn(|k| ch.removed[k]);
-        if !any_crossed {
-            let weights = &net.ft_weights;
-            simd::update_pair(backend, above, src, stride, n, weights, added, removed);
-            return;
-        }
         for view in 0..2 {
             if !crossed[view] {
                 let off = view * stride;
                 let dst = &mut above[off..][..n];
                 let a = added.map(|f| Nnue::row(net, f[view]));
                 let s = removed.map(|f| Nnue::row(net, f[view]));
-                simd::update(backend, dst, &src[off..][..n], a, s);
+                simd::update(self.backend, dst, &src[off..][..n], a, s);
             }
         }
     }

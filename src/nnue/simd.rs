@@ -193,10 +193,21 @@ pub fn update_pair<const A: usize, const S: usize>(
         dst.len(),
         src.len()
     );
-    let rows = weights.len() / n;
-    for r in adds.iter().chain(&subs) {
-        assert!(r[0] < rows && r[1] < rows, "feature rows {r:?} of {rows}");
+    // Every row index below `weights.len() / n`, checked on the largest without a division.
+    let mut last = 0;
+    for r in adds {
+        last = last.max(r[0]).max(r[1]);
     }
+    for r in subs {
+        last = last.max(r[0]).max(r[1]);
+    }
+    assert!(
+        (last + 1)
+            .checked_mul(n)
+            .is_some_and(|end| end <= weights.len()),
+        "feature row {last} of {}",
+        weights.len() / n
+    );
     match backend {
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 => {
