@@ -515,6 +515,21 @@ mod avx2 {
         adds: [[usize; 2]; A],
         subs: [[usize; 2]; S],
     ) {
+        // The shipped hidden sizes, with the loops unrolled (the same arithmetic).
+        match n {
+            // SAFETY: the caller's guarantees, with `n` = N.
+            128 => {
+                return unsafe {
+                    update_pair_n::<128, A, S>(dst, src, stride, weights, adds, subs)
+                };
+            }
+            256 => {
+                return unsafe {
+                    update_pair_n::<256, A, S>(dst, src, stride, weights, adds, subs)
+                };
+            }
+            _ => {}
+        }
         let w = weights.as_ptr();
         for v in 0..2 {
             // SAFETY (all pointer arithmetic and accesses below): by the caller's guarantees,
@@ -554,6 +569,93 @@ mod avx2 {
                 }
             }
         }
+    }
+
+    /// [`update_pair`] for a hidden size N known when compiling: the same loads, additions
+    /// and stores, unrolled.
+    ///
+    /// # Safety
+    /// As for [`update_pair`], with `n` = N (a positive multiple of 16).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn update_pair_n<const N: usize, const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        stride: usize,
+        weights: &[i16],
+        adds: [[usize; 2]; A],
+        subs: [[usize; 2]; S],
+    ) {
+        let w = weights.as_ptr();
+        for v in 0..2 {
+            // SAFETY: as in `update_pair`: view `v`'s N elements at `v·stride` lie inside both
+            // entries, each row's N elements at `r·N` inside `weights`, `i + 16 ≤ N` at every
+            // access; `dst` is a unique borrow, so the stores alias none of the reads.
+            unsafe {
+                let d = dst.as_mut_ptr().add(v * stride);
+                let s = src.as_ptr().add(v * stride);
+                let a: [*const i16; A] = core::array::from_fn(|k| w.add(adds[k][v] * N));
+                let b: [*const i16; S] = core::array::from_fn(|k| w.add(subs[k][v] * N));
+                let mut i = 0;
+                while i < N {
+                    let mut x = _mm256_loadu_si256(s.add(i).cast());
+                    for r in a {
+                        x = _mm256_add_epi16(x, _mm256_loadu_si256(r.add(i).cast()));
+                    }
+                    for r in b {
+                        x = _mm256_sub_epi16(x, _mm256_loadu_si256(r.add(i).cast()));
+                    }
+                    _mm256_storeu_si256(d.add(i).cast(), x);
+                    i += 16;
+                }
+            }
+        }
+    }
+
+    /// [`screlu_dot_pair`] for a hidden size N (a multiple of 32) known when compiling, when
+    /// the whole sum of both halves is exact in `i32` (`chunk ≥ 2N`): the same products, in
+    /// `i32` lanes across both halves, widened once at the end, unrolled.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; both `acc` and both `w` have N elements. (Exactness, not safety,
+    /// needs `2N · QA² · max|w| ≤ i32::MAX`.)
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn screlu_dot_pair_n<const N: usize>(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16) -> i64 {
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(qa);
+        let mut s0 = _mm256_setzero_si256();
+        let mut s1 = _mm256_setzero_si256();
+        for h in 0..2 {
+            let a = acc[h].as_ptr();
+            let wp = w[h].as_ptr();
+            let mut i = 0;
+            while i < N {
+                // SAFETY: `i + 32 <= N`: both 16-element loads from each slice stay inside.
+                unsafe {
+                    let x0 = _mm256_loadu_si256(a.add(i).cast());
+                    let x1 = _mm256_loadu_si256(a.add(i + 16).cast());
+                    let w0 = _mm256_loadu_si256(wp.add(i).cast());
+                    let w1 = _mm256_loadu_si256(wp.add(i + 16).cast());
+                    let v0 = _mm256_min_epi16(_mm256_max_epi16(x0, zero), top);
+                    let v1 = _mm256_min_epi16(_mm256_max_epi16(x1, zero), top);
+                    s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(v0, _mm256_mullo_epi16(v0, w0)));
+                    s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(v1, _mm256_mullo_epi16(v1, w1)));
+                }
+                i += 32;
+            }
+        }
+        // Every partial sum of the 2N terms fits `i32` (the caller's bound): no lane and no
+        // sum of lanes overflows.
+        let s = _mm256_add_epi32(s0, s1);
+        let lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(s));
+        let hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(s));
+        let total = _mm256_add_epi64(lo, hi);
+        let pair = _mm_add_epi64(
+            _mm256_castsi256_si128(total),
+            _mm256_extracti128_si256::<1>(total),
+        );
+        _mm_cvtsi128_si64(pair) + _mm_extract_epi64::<1>(pair)
     }
 
     /// # Safety
@@ -617,6 +719,15 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_dot_pair(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16, chunk: usize) -> i64 {
         let n = acc[0].len();
+        // The shipped hidden sizes, unrolled, when one `i32` sum holds both halves exactly.
+        if chunk >= 2 * n {
+            match n {
+                // SAFETY: the caller's guarantees, with `n` = N.
+                128 => return unsafe { screlu_dot_pair_n::<128>(acc, w, qa) },
+                256 => return unsafe { screlu_dot_pair_n::<256>(acc, w, qa) },
+                _ => {}
+            }
+        }
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(qa);
         let mut total = _mm256_setzero_si256();
@@ -753,6 +864,21 @@ mod avx512 {
         adds: [[usize; 2]; A],
         subs: [[usize; 2]; S],
     ) {
+        // The shipped hidden sizes, with the loops unrolled (the same arithmetic).
+        match n {
+            // SAFETY: the caller's guarantees, with `n` = N.
+            128 => {
+                return unsafe {
+                    update_pair_n::<128, A, S>(dst, src, stride, weights, adds, subs)
+                };
+            }
+            256 => {
+                return unsafe {
+                    update_pair_n::<256, A, S>(dst, src, stride, weights, adds, subs)
+                };
+            }
+            _ => {}
+        }
         let w = weights.as_ptr();
         for v in 0..2 {
             // SAFETY (all pointer arithmetic and accesses below): by the caller's guarantees,
@@ -790,6 +916,82 @@ mod avx512 {
                 }
             }
         }
+    }
+
+    /// [`update_pair`] for a hidden size N (a multiple of 32) known when compiling: the same
+    /// loads, additions and stores, unrolled.
+    ///
+    /// # Safety
+    /// As for [`update_pair`], with `n` = N.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn update_pair_n<const N: usize, const A: usize, const S: usize>(
+        dst: &mut [i16],
+        src: &[i16],
+        stride: usize,
+        weights: &[i16],
+        adds: [[usize; 2]; A],
+        subs: [[usize; 2]; S],
+    ) {
+        let w = weights.as_ptr();
+        for v in 0..2 {
+            // SAFETY: as in `update_pair`: view `v`'s N elements at `v·stride` lie inside both
+            // entries, each row's N elements at `r·N` inside `weights`, `i + 32 ≤ N` at every
+            // access; `dst` is a unique borrow, so the stores alias none of the reads.
+            unsafe {
+                let d = dst.as_mut_ptr().add(v * stride);
+                let s = src.as_ptr().add(v * stride);
+                let a: [*const i16; A] = core::array::from_fn(|k| w.add(adds[k][v] * N));
+                let b: [*const i16; S] = core::array::from_fn(|k| w.add(subs[k][v] * N));
+                let mut i = 0;
+                while i < N {
+                    let mut x = _mm512_loadu_si512(s.add(i).cast());
+                    for r in a {
+                        x = _mm512_add_epi16(x, _mm512_loadu_si512(r.add(i).cast()));
+                    }
+                    for r in b {
+                        x = _mm512_sub_epi16(x, _mm512_loadu_si512(r.add(i).cast()));
+                    }
+                    _mm512_storeu_si512(d.add(i).cast(), x);
+                    i += 32;
+                }
+            }
+        }
+    }
+
+    /// [`screlu_dot_pair`] for a hidden size N (a multiple of 32) known when compiling, when
+    /// the whole sum of both halves is exact in `i32` (`chunk ≥ 2N`): the same products in
+    /// `i32` lanes across both halves, widened once at the end, unrolled.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F/BW; both `acc` and both `w` have N elements. (Exactness, not
+    /// safety, needs `2N · QA² · max|w| ≤ i32::MAX`.)
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn screlu_dot_pair_n<const N: usize>(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16) -> i64 {
+        let zero = _mm512_setzero_si512();
+        let top = _mm512_set1_epi16(qa);
+        let mut s = _mm512_setzero_si512();
+        for h in 0..2 {
+            let a = acc[h].as_ptr();
+            let wp = w[h].as_ptr();
+            let mut i = 0;
+            while i < N {
+                // SAFETY: `i + 32 <= N`: each 32-element load stays inside its slice.
+                unsafe {
+                    let x = _mm512_loadu_si512(a.add(i).cast());
+                    let wv = _mm512_loadu_si512(wp.add(i).cast());
+                    let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), top);
+                    s = _mm512_add_epi32(s, _mm512_madd_epi16(v, _mm512_mullo_epi16(v, wv)));
+                }
+                i += 32;
+            }
+        }
+        // Every partial sum of the 2N terms fits `i32` (the caller's bound): no lane and no
+        // sum of lanes overflows.
+        let lo = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(s));
+        let hi = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(s));
+        _mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi))
     }
 
     /// # Safety
@@ -854,6 +1056,15 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn screlu_dot_pair(acc: [&[i16]; 2], w: [&[i16]; 2], qa: i16, chunk: usize) -> i64 {
         let n = acc[0].len();
+        // The shipped hidden sizes, unrolled, when one `i32` sum holds both halves exactly.
+        if chunk >= 2 * n {
+            match n {
+                // SAFETY: the caller's guarantees, with `n` = N.
+                128 => return unsafe { screlu_dot_pair_n::<128>(acc, w, qa) },
+                256 => return unsafe { screlu_dot_pair_n::<256>(acc, w, qa) },
+                _ => {}
+            }
+        }
         let zero = _mm512_setzero_si512();
         let top = _mm512_set1_epi16(qa);
         let mut total = _mm512_setzero_si512();
