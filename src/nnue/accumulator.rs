@@ -24,6 +24,8 @@
 
 use std::sync::Arc;
 
+use arrayvec::ArrayVec;
+
 use super::aligned::{ALIGN_I16, AlignedVec};
 use super::net::{MAX_BUCKETS, Network, View, feature, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
@@ -57,7 +59,7 @@ impl Changes {
     /// squares whose colour changed while both boards hold a piece there, and no role changed
     /// there, are read last: the parent's piece off, the child's on. (Chess960 castling may
     /// swap king and rook: two role changes, read like any other.)
-    #[inline]
+    #[inline(always)]
     fn between(parent: &Board, child: &Board, views: [View; 2]) -> Option<Changes> {
         let mut ch = Changes {
             removed: [[0; 2]; MAX_STEP_CHANGES],
@@ -434,29 +436,34 @@ impl Nnue {
         let row = |k: usize, sq: Square| Nnue::row(net, view.row(piece_feature(persp, k, sq)));
         match cache.pieces {
             Some(old) => {
-                // The rows in batches, each applied with the accumulator in registers.
-                let mut adds: [&[i16]; BATCH] = [&[]; BATCH];
-                let mut subs: [&[i16]; BATCH] = [&[]; BATCH];
-                let (mut na, mut ns) = (0, 0);
+                // The rows in batches, each applied with the accumulator in registers (the
+                // lists need no filling beforehand; a piece set that did not change is passed
+                // over with one comparison).
+                let mut adds = ArrayVec::<&[i16], BATCH>::new();
+                let mut subs = ArrayVec::<&[i16], BATCH>::new();
                 for k in 0..12 {
-                    for sq in old[k] & !now[k] {
-                        if ns == BATCH {
-                            simd::apply_rows(self.backend, &mut cache.acc, &adds[..na], &subs);
-                            (na, ns) = (0, 0);
-                        }
-                        subs[ns] = row(k, sq);
-                        ns += 1;
+                    let (before, after) = (old[k], now[k]);
+                    if before == after {
+                        continue;
                     }
-                    for sq in now[k] & !old[k] {
-                        if na == BATCH {
-                            simd::apply_rows(self.backend, &mut cache.acc, &adds, &subs[..ns]);
-                            (na, ns) = (0, 0);
+                    for sq in before & !after {
+                        if subs.is_full() {
+                            simd::apply_rows(self.backend, &mut cache.acc, &adds, &subs);
+                            adds.clear();
+                            subs.clear();
                         }
-                        adds[na] = row(k, sq);
-                        na += 1;
+                        subs.push(row(k, sq));
+                    }
+                    for sq in after & !before {
+                        if adds.is_full() {
+                            simd::apply_rows(self.backend, &mut cache.acc, &adds, &subs);
+                            adds.clear();
+                            subs.clear();
+                        }
+                        adds.push(row(k, sq));
                     }
                 }
-                simd::apply_rows(self.backend, &mut cache.acc, &adds[..na], &subs[..ns]);
+                simd::apply_rows(self.backend, &mut cache.acc, &adds, &subs);
             }
             None => {
                 let mut rows: [&[i16]; 64] = [&[]; 64];
@@ -476,6 +483,7 @@ impl Nnue {
     }
 
     /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
+    #[inline(always)]
     fn step(&mut self, parent: &Board, child: &Board, i: usize) {
         // With king buckets a perspective reads the block of its king's bucket, and a mirrored
         // network sees it flipped a↔h while its king is on files a–d: a king changing bucket
@@ -508,7 +516,7 @@ impl Nnue {
     /// Entry `i` (for `child`) from entry `i − 1` by the `A` added and `S` removed rows of
     /// `ch`, both views in one kernel call; a view in `crossed` is rebuilt from the per-view
     /// cache instead.
-    #[inline]
+    #[inline(always)]
     fn apply<const A: usize, const S: usize>(
         &mut self,
         ch: &Changes,
@@ -574,6 +582,7 @@ impl Nnue {
 
     /// The output layer on entry `i` (for `board`), `stm` to move; the number of pieces on
     /// `board` picks the output bucket (counted only when there is more than one).
+    #[inline(always)]
     fn output(&self, i: usize, stm: Color, board: &Board) -> i32 {
         let net = &*self.net;
         let buf = &self.buf[..];

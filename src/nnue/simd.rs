@@ -172,7 +172,7 @@ pub fn update<const A: usize, const S: usize>(
 /// Panics unless `n` is a positive multiple of [`LANES`], `stride ≥ n`, both entries hold
 /// `stride + n` elements and every row index is below `weights.len() / n`.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 pub fn update_pair<const A: usize, const S: usize>(
     backend: Backend,
     dst: &mut [i16],
@@ -330,7 +330,7 @@ impl OutputPlan {
 ///
 /// Panics unless `stm` and `nstm` have one length `n`, a multiple of [`LANES`], and
 /// `out_weights` has `2n` elements.
-#[inline]
+#[inline(always)]
 pub fn output_sum(
     backend: Backend,
     plan: OutputPlan,
