@@ -53,14 +53,22 @@ impl Deref for AlignedVec {
 
     #[inline]
     fn deref(&self) -> &[i16] {
-        &self.raw[self.start..self.start + self.len]
+        // SAFETY: every `AlignedVec` is made by `zeroed`, whose `raw` holds `len + ALIGN_I16`
+        // elements and whose `start` is below `ALIGN_I16`, and no field changes afterwards: the
+        // range lies inside `raw`. (Unchecked: the evaluation reads its buffers through here
+        // several times a position.)
+        unsafe { self.raw.get_unchecked(self.start..self.start + self.len) }
     }
 }
 
 impl DerefMut for AlignedVec {
     #[inline]
     fn deref_mut(&mut self) -> &mut [i16] {
-        &mut self.raw[self.start..self.start + self.len]
+        // SAFETY: as in `deref`: the range lies inside `raw`.
+        unsafe {
+            self.raw
+                .get_unchecked_mut(self.start..self.start + self.len)
+        }
     }
 }
 
