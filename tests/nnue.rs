@@ -711,21 +711,24 @@ fn update_pair_equals_the_row_sums_of_each_view() {
 
 #[test]
 fn output_sum_is_exact_at_the_bounds() {
-    // Every accumulator saturated and every weight at the clip, largest N: the sum is far
-    // beyond i32, so only the chunked widening keeps it exact.
-    let n = 2048;
-    let full = vec![i16::MAX; n];
-    for w in [127i16, -127, 128, -128] {
-        let ws = vec![w; 2 * n];
-        let plan = OutputPlan::new(QA, &ws);
-        assert_eq!(plan, OutputPlan::Fast { chunk: 256 });
-        let expect = (QA as i64 * QA as i64) * w as i64 * 2 * n as i64;
-        for b in backends() {
-            assert_eq!(
-                simd::output_sum(b, plan, QA, &full, &full, &ws),
-                expect,
-                "{b:?} {w}"
-            );
+    // Every accumulator saturated and every weight at the clip: at N = 128 both halves
+    // together just fit one i32 sum (the unrolled kernels' single pass: 256 · 255² · 128 <
+    // 2³¹); at 256 and at the largest N the sum is beyond i32, so only the chunked widening
+    // keeps it exact.
+    for n in [128, 256, 2048] {
+        let full = vec![i16::MAX; n];
+        for w in [127i16, -127, 128, -128] {
+            let ws = vec![w; 2 * n];
+            let plan = OutputPlan::new(QA, &ws);
+            assert_eq!(plan, OutputPlan::Fast { chunk: 256 });
+            let expect = (QA as i64 * QA as i64) * w as i64 * 2 * n as i64;
+            for b in backends() {
+                assert_eq!(
+                    simd::output_sum(b, plan, QA, &full, &full, &ws),
+                    expect,
+                    "{b:?} n={n} {w}"
+                );
+            }
         }
     }
     // Weights past the i16 product bound take the wide path.

@@ -53,7 +53,10 @@ impl Backend {
     /// 40 alternated runs on a Sapphire Rapids VM: +1.3% ± 1.8% nodes a second), and on some
     /// CPUs 512-bit code lowers the clock of the whole core; at N = 256 they evaluate faster
     /// (58 – 68 against 70 – 100 ns an evaluation, `nnue_speed`), so a wider network is the
-    /// time to measure them again.
+    /// time to measure them again. On an AMD EPYC (Zen 4, whose 512-bit operations take two
+    /// 256-bit halves) with the kernels unrolled for N, AVX-512 is no faster at either size:
+    /// 39 against 37 ns at N = 128, 59 against 53 ns at N = 256 (`nnue_speed`), and a 12-game
+    /// `datagen` takes the same CPU time (5.01 against 4.98 s, 6 alternated runs each).
     pub const DEFAULT_CAP: Backend = Backend::Avx2;
 
     /// The widest back end this CPU runs that is no wider than `cap`.
@@ -202,8 +205,8 @@ pub fn update_pair<const A: usize, const S: usize>(
         last = last.max(r[0]).max(r[1]);
     }
     assert!(
-        (last + 1)
-            .checked_mul(n)
+        last.checked_add(1)
+            .and_then(|rows| rows.checked_mul(n))
             .is_some_and(|end| end <= weights.len()),
         "feature row {last} of {}",
         weights.len() / n
