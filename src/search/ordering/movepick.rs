@@ -33,7 +33,9 @@ pub enum Stage {
     Done,
 }
 
-const TT_SCORE: i32 = 10_000_000;
+// Every score fits in 24 bits (`pick_key`): the bands are far apart, quiet history scores stay within
+// ±(1 + 3·4/2)·HISTORY_MAX and capture scores within a few ten thousand.
+const TT_SCORE: i32 = 8_000_000;
 const QUEEN_PROMO: i32 = 3_000_000;
 const KILLER_1: i32 = 2_000_000;
 const KILLER_2: i32 = 1_900_000;
@@ -51,9 +53,10 @@ pub struct MovePicker {
     /// Whether captures are ordered by capture history too.
     capthist: bool,
     moves: MoveList,
-    /// The ordering score of each move of `moves` (not zeroed in advance: a 1 KB `memset` per
+    /// The ordering score of each move of `moves` with its position in the list (see [`pick_key`]),
+    /// so that one maximum finds the move to pick (not zeroed in advance: a 1 KB `memset` per
     /// node was about 0.7% of the search's instructions).
-    scores: ArrayVec<i32, 256>,
+    keys: ArrayVec<i32, 256>,
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
@@ -95,7 +98,7 @@ impl MovePicker {
             cont,
             capthist,
             moves: MoveList::new(),
-            scores: ArrayVec::new(),
+            keys: ArrayVec::new(),
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
@@ -155,20 +158,26 @@ impl MovePicker {
         self.stage
     }
 
-    fn take_best(&mut self) -> Option<(Move, i32)> {
-        if self.idx >= self.moves.len() {
+    /// The first move of the highest score among those not yet taken, swapped into place.
+    fn take_best(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.idx >= n {
             return None;
         }
-        // The first of the highest scores: a maximum (which vectorises), then its first
-        // position; the same move as one scan keeping the first strictly greater score.
-        let rest = &self.scores[self.idx..self.moves.len()];
-        let top = rest.iter().copied().fold(i32::MIN, i32::max);
-        let best = self.idx + rest.iter().position(|&s| s == top).unwrap_or(0);
+        // The greatest key is the highest score's, of those the first one's (the least
+        // position): one maximum, which vectorises, gives both.
+        let top = self.keys[self.idx..n]
+            .iter()
+            .copied()
+            .fold(i32::MIN, i32::max);
+        let best = key_position(top);
+        debug_assert!(self.idx <= best && best < n);
+        // The move at `idx` goes to `best`: its key says so.
+        self.keys[best] = pick_key(self.keys[self.idx] >> KEY_SHIFT, best);
         self.moves.swap(self.idx, best);
-        self.scores.swap(self.idx, best);
-        let r = (self.moves[self.idx], self.scores[self.idx]);
+        let m = self.moves[self.idx];
         self.idx += 1;
-        Some(r)
+        Some(m)
     }
 
     /// The next move, or `None` when all are done.
@@ -188,16 +197,16 @@ impl MovePicker {
                     if self.qsearch {
                         add_quiet_queen_promotions(pos, &mut self.moves);
                     }
-                    self.scores.clear();
+                    self.keys.clear();
                     for i in 0..self.moves.len() {
                         let s = self.capture_score(pos, history, self.moves[i]);
-                        self.scores.push(s);
+                        self.keys.push(pick_key(s, i));
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.take_best() {
-                    Some((m, _)) => {
+                    Some(m) => {
                         if Some(m) == self.tt_move {
                             continue;
                         }
@@ -224,8 +233,9 @@ impl MovePicker {
                         // those (the quiet stage then yields them in one pass).
                         self.moves.clear();
                         add_quiet_queen_promotions(pos, &mut self.moves);
-                        self.scores.clear();
-                        self.scores.extend(self.moves.iter().map(|_| QUEEN_PROMO));
+                        self.keys.clear();
+                        self.keys
+                            .extend((0..self.moves.len()).map(|i| pick_key(QUEEN_PROMO, i)));
                         self.idx = 0;
                         continue;
                     }
@@ -241,22 +251,22 @@ impl MovePicker {
                     let k0 = self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0);
                     let k1 = self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0);
                     let counter = self.counter.map_or(NO_KEY, |k| quiet_key(k).0);
-                    self.scores.clear();
-                    for &m in &self.moves {
+                    self.keys.clear();
+                    for (i, &m) in self.moves.iter().enumerate() {
                         debug_assert!(!m.is_capture());
-                        let (key, role, f, t) = quiet_key(m);
-                        let s = if key >> PROMOTION_SHIFT == Role::Queen as u32 {
+                        let (qk, role, f, t) = quiet_key(m);
+                        let s = if qk >> PROMOTION_SHIFT == Role::Queen as u32 {
                             QUEEN_PROMO
-                        } else if key == k0 {
+                        } else if qk == k0 {
                             KILLER_1
-                        } else if key == k1 {
+                        } else if qk == k1 {
                             KILLER_2
-                        } else if key == counter {
+                        } else if qk == counter {
                             COUNTER
                         } else {
                             scorer.score_of(role, f, t)
                         };
-                        self.scores.push(s);
+                        self.keys.push(pick_key(s, i));
                     }
                     self.idx = 0;
                 }
@@ -270,9 +280,9 @@ impl MovePicker {
                             self.idx = self.moves.len();
                         }
                         while self.idx < self.moves.len() {
-                            let (m, s) = (self.moves[self.idx], self.scores[self.idx]);
+                            let (m, k) = (self.moves[self.idx], self.keys[self.idx]);
                             self.idx += 1;
-                            if s == QUEEN_PROMO && Some(m) != self.tt_move {
+                            if k >> KEY_SHIFT == QUEEN_PROMO && Some(m) != self.tt_move {
                                 return Some(m);
                             }
                         }
@@ -280,7 +290,7 @@ impl MovePicker {
                         continue;
                     }
                     match self.take_best() {
-                        Some((m, _)) => {
+                        Some(m) => {
                             if Some(m) == self.tt_move {
                                 continue;
                             }
@@ -300,7 +310,7 @@ impl MovePicker {
                     load(&mut self.moves, &pos.legal_moves(), |_| true);
                     let us = pos.turn();
                     let threats = self.threats(pos);
-                    self.scores.clear();
+                    self.keys.clear();
                     for i in 0..self.moves.len() {
                         let m = self.moves[i];
                         let s = if Some(m) == self.tt_move {
@@ -314,19 +324,38 @@ impl MovePicker {
                         } else {
                             history.quiet_score(&self.cont, us, m, threats)
                         };
-                        self.scores.push(s);
+                        self.keys.push(pick_key(s, i));
                     }
                     self.idx = 0;
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.take_best() {
-                    Some((m, _)) => return Some(m),
+                    Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
                 Stage::Done => return None,
             }
         }
     }
+}
+
+/// Bits of a [`pick_key`] below its score.
+const KEY_SHIFT: u32 = 8;
+
+/// The selection key of the move of ordering score `score` at position `i` of the list: the
+/// score above, `255 - i` below, so that the greater key is the higher score and, of equal
+/// scores, the earlier move (a list holds at most 256 moves; every score fits in 24 bits).
+#[inline(always)]
+fn pick_key(score: i32, i: usize) -> i32 {
+    debug_assert!((-(1 << 23)..1 << 23).contains(&score), "{score}");
+    debug_assert!(i < 256);
+    score << KEY_SHIFT | (255 - i as i32)
+}
+
+/// The list position a [`pick_key`] holds.
+#[inline(always)]
+fn key_position(k: i32) -> usize {
+    255 - (k & 255) as usize
 }
 
 /// `dst` = the moves of `src` that `keep`. Copies only those: assigning a returned `MoveList`
@@ -531,6 +560,48 @@ mod tests {
             for &k in &all {
                 assert_eq!(key == quiet_key(k).0, m == k, "{m:?} {k:?}");
             }
+        }
+    }
+
+    /// `take_best` by keys picks what a selection by scores picks: of the highest score left,
+    /// the first in the list as the swaps have left it (ties are common, so the order of
+    /// equal scores is the search's too).
+    #[test]
+    fn take_best_is_selection_with_first_of_ties() {
+        let pos = promotion_position();
+        let legal = pos.legal_moves();
+        let mut seed = 12345u64;
+        for round in 0..200 {
+            let mut p = MovePicker::new(&pos, None, [None; 2], None, NO_CONT, true);
+            load(&mut p.moves, &legal, |_| true);
+            let n = p.moves.len();
+            let mut moves: Vec<Move> = p.moves.to_vec();
+            let mut scores: Vec<i32> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let r = (seed >> 33) as i32;
+                    // Few distinct values (many ties), and the extremes of the range.
+                    match round % 3 {
+                        0 => r % 4,
+                        1 => r % 200_001 - 100_000,
+                        _ => [TT_SCORE, -(1 << 23), (1 << 23) - 1, 0][(r % 4) as usize],
+                    }
+                })
+                .collect();
+            p.keys.clear();
+            p.keys
+                .extend(scores.iter().enumerate().map(|(i, &s)| pick_key(s, i)));
+            p.idx = 0;
+            for idx in 0..n {
+                let top = *scores[idx..].iter().max().unwrap();
+                let best = idx + scores[idx..].iter().position(|&s| s == top).unwrap();
+                moves.swap(idx, best);
+                scores.swap(idx, best);
+                assert_eq!(p.take_best(), Some(moves[idx]), "round {round}, pick {idx}");
+            }
+            assert_eq!(p.take_best(), None);
         }
     }
 
