@@ -180,6 +180,99 @@ impl MovePicker {
         Some(m)
     }
 
+    // The generation stages, out of line: inlined, their registers and locals made `next` save
+    // and set up a large frame on every call, most of which only take the next move.
+
+    /// Generates and scores the captures (and in quiescence the quiet queen promotions).
+    #[inline(never)]
+    fn gen_captures(&mut self, pos: &Position, history: &History) {
+        pos.gen_captures(&mut self.moves);
+        if self.qsearch {
+            add_quiet_queen_promotions(pos, &mut self.moves);
+        }
+        self.keys.clear();
+        for i in 0..self.moves.len() {
+            let s = self.capture_score(pos, history, self.moves[i]);
+            self.keys.push(pick_key(s, i));
+        }
+        self.idx = 0;
+        self.stage = Stage::GoodCaptures;
+    }
+
+    /// Generates and scores the quiet moves (only the quiet queen promotions once late move
+    /// pruning skips quiets).
+    #[inline(never)]
+    fn gen_quiets(&mut self, pos: &Position, history: &History) {
+        self.stage = Stage::Quiets;
+        if self.skip_quiets {
+            // Quiet moves are pruned, quiet queen promotions are not: generate only
+            // those (the quiet stage then yields them in one pass).
+            self.moves.clear();
+            add_quiet_queen_promotions(pos, &mut self.moves);
+            self.keys.clear();
+            self.keys
+                .extend((0..self.moves.len()).map(|i| pick_key(QUEEN_PROMO, i)));
+            self.idx = 0;
+            return;
+        }
+        // The threats, when they are the opponent's attacks, also give the
+        // king's safe steps.
+        let threats = self.threats(pos);
+        pos.gen_quiets(&mut self.moves, self.threat_hist.then_some(threats));
+        self.no_promotions = !pos.has_pawn_on_seventh();
+        let scorer = history.quiet_scorer(&self.cont, pos.turn(), threats);
+        // Killers and counter compared as one integer each (`quiet_key`): the
+        // derived equality of two `Option<Move>`s, three a move, cost more than
+        // the history lookups.
+        let k0 = self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0);
+        let k1 = self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0);
+        let counter = self.counter.map_or(NO_KEY, |k| quiet_key(k).0);
+        self.keys.clear();
+        for (i, &m) in self.moves.iter().enumerate() {
+            debug_assert!(!m.is_capture());
+            let (qk, role, f, t) = quiet_key(m);
+            let s = if qk >> PROMOTION_SHIFT == Role::Queen as u32 {
+                QUEEN_PROMO
+            } else if qk == k0 {
+                KILLER_1
+            } else if qk == k1 {
+                KILLER_2
+            } else if qk == counter {
+                COUNTER
+            } else {
+                scorer.score_of(role, f, t)
+            };
+            self.keys.push(pick_key(s, i));
+        }
+        self.idx = 0;
+    }
+
+    /// Generates and scores all evasions.
+    #[inline(never)]
+    fn gen_evasions(&mut self, pos: &Position, history: &History) {
+        load(&mut self.moves, &pos.legal_moves(), |_| true);
+        let us = pos.turn();
+        let threats = self.threats(pos);
+        self.keys.clear();
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            let s = if Some(m) == self.tt_move {
+                TT_SCORE
+            } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
+                CAPTURE + self.capture_score(pos, history, m)
+            } else if Some(m) == self.killers[0] {
+                KILLER_1
+            } else if Some(m) == self.killers[1] {
+                KILLER_2
+            } else {
+                history.quiet_score(&self.cont, us, m, threats)
+            };
+            self.keys.push(pick_key(s, i));
+        }
+        self.idx = 0;
+        self.stage = Stage::Evasions;
+    }
+
     /// The next move, or `None` when all are done.
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<Move> {
         loop {
@@ -192,19 +285,7 @@ impl MovePicker {
                         return Some(m);
                     }
                 }
-                Stage::GenCaptures => {
-                    pos.gen_captures(&mut self.moves);
-                    if self.qsearch {
-                        add_quiet_queen_promotions(pos, &mut self.moves);
-                    }
-                    self.keys.clear();
-                    for i in 0..self.moves.len() {
-                        let s = self.capture_score(pos, history, self.moves[i]);
-                        self.keys.push(pick_key(s, i));
-                    }
-                    self.idx = 0;
-                    self.stage = Stage::GoodCaptures;
-                }
+                Stage::GenCaptures => self.gen_captures(pos, history),
                 Stage::GoodCaptures => match self.take_best() {
                     Some(m) => {
                         if Some(m) == self.tt_move {
@@ -226,50 +307,7 @@ impl MovePicker {
                         };
                     }
                 },
-                Stage::GenQuiets => {
-                    self.stage = Stage::Quiets;
-                    if self.skip_quiets {
-                        // Quiet moves are pruned, quiet queen promotions are not: generate only
-                        // those (the quiet stage then yields them in one pass).
-                        self.moves.clear();
-                        add_quiet_queen_promotions(pos, &mut self.moves);
-                        self.keys.clear();
-                        self.keys
-                            .extend((0..self.moves.len()).map(|i| pick_key(QUEEN_PROMO, i)));
-                        self.idx = 0;
-                        continue;
-                    }
-                    // The threats, when they are the opponent's attacks, also give the
-                    // king's safe steps.
-                    let threats = self.threats(pos);
-                    pos.gen_quiets(&mut self.moves, self.threat_hist.then_some(threats));
-                    self.no_promotions = !pos.has_pawn_on_seventh();
-                    let scorer = history.quiet_scorer(&self.cont, pos.turn(), threats);
-                    // Killers and counter compared as one integer each (`quiet_key`): the
-                    // derived equality of two `Option<Move>`s, three a move, cost more than
-                    // the history lookups.
-                    let k0 = self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0);
-                    let k1 = self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0);
-                    let counter = self.counter.map_or(NO_KEY, |k| quiet_key(k).0);
-                    self.keys.clear();
-                    for (i, &m) in self.moves.iter().enumerate() {
-                        debug_assert!(!m.is_capture());
-                        let (qk, role, f, t) = quiet_key(m);
-                        let s = if qk >> PROMOTION_SHIFT == Role::Queen as u32 {
-                            QUEEN_PROMO
-                        } else if qk == k0 {
-                            KILLER_1
-                        } else if qk == k1 {
-                            KILLER_2
-                        } else if qk == counter {
-                            COUNTER
-                        } else {
-                            scorer.score_of(role, f, t)
-                        };
-                        self.keys.push(pick_key(s, i));
-                    }
-                    self.idx = 0;
-                }
+                Stage::GenQuiets => self.gen_quiets(pos, history),
                 Stage::Quiets => {
                     if self.skip_quiets {
                         // Promotions are not quiet for pruning purposes: still yield them. They
@@ -306,29 +344,7 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
-                Stage::GenEvasions => {
-                    load(&mut self.moves, &pos.legal_moves(), |_| true);
-                    let us = pos.turn();
-                    let threats = self.threats(pos);
-                    self.keys.clear();
-                    for i in 0..self.moves.len() {
-                        let m = self.moves[i];
-                        let s = if Some(m) == self.tt_move {
-                            TT_SCORE
-                        } else if m.is_capture() || m.promotion() == Some(Role::Queen) {
-                            CAPTURE + self.capture_score(pos, history, m)
-                        } else if Some(m) == self.killers[0] {
-                            KILLER_1
-                        } else if Some(m) == self.killers[1] {
-                            KILLER_2
-                        } else {
-                            history.quiet_score(&self.cont, us, m, threats)
-                        };
-                        self.keys.push(pick_key(s, i));
-                    }
-                    self.idx = 0;
-                    self.stage = Stage::Evasions;
-                }
+                Stage::GenEvasions => self.gen_evasions(pos, history),
                 Stage::Evasions => match self.take_best() {
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
