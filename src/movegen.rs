@@ -59,46 +59,114 @@ pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
     retain_pinned(pos, king, moves);
 }
 
+/// Where [`quiets`] writes the quiet moves, in order. A [`MoveList`] takes them as they come;
+/// the move picker scores each as it is written (the move is known there in parts).
+pub trait QuietSink {
+    /// The quiet move of a `role` piece from `from` to `to` (not a promotion).
+    fn normal(&mut self, role: Role, from: Square, to: Square);
+    /// The quiet moves of the `role` piece (not a pawn) on `from` to each square of
+    /// `targets`, in square order.
+    #[inline]
+    fn targets(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.normal(role, from, to);
+        }
+    }
+    /// Any other quiet move: a promotion, castling, or any move in check.
+    fn push(&mut self, m: Move);
+}
+
+impl QuietSink for MoveList {
+    #[inline]
+    fn normal(&mut self, role: Role, from: Square, to: Square) {
+        self.push(normal(role, from, None, to));
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
 /// Legal quiet moves (pushes, quiet promotions to every piece, castling): `pos.legal_moves()`
-/// filtered by `!is_capture`, in its order, written over `moves`. `attacked`: every square
-/// the opponent attacks, when the caller has them (the king's steps are then read off it).
-pub fn quiets(pos: &Chess, checkers: Bitboard, attacked: Option<Bitboard>, moves: &mut MoveList) {
+/// filtered by `!is_capture`, in its order, written to `sink` (`MoveList`: over it).
+/// `attacked`: every square the opponent attacks, when the caller has them (the king's steps
+/// are then read off it).
+pub fn quiets<S: QuietSink>(
+    pos: &Chess,
+    checkers: Bitboard,
+    attacked: Option<Bitboard>,
+    sink: &mut S,
+) {
     debug_assert_eq!(checkers, pos.checkers());
-    moves.clear();
     let Some(king) = king_out_of_check(pos, checkers) else {
-        moves.extend(pos.legal_moves().into_iter().filter(|m| !m.is_capture()));
+        for m in pos.legal_moves() {
+            if !m.is_capture() {
+                sink.push(m);
+            }
+        }
         return;
     };
     let board = pos.board();
     let us = pos.turn();
     let empty = !board.occupied();
+    // A pinned piece moves only along its pin line (the moves off it are never written, so
+    // the rest stand in the order they would).
+    let blockers = pinned(pos, king);
     let up = pawn_push(us);
-    let single = pos.our(Role::Pawn).shift(up) & empty;
+    // A pinned pawn pushes only along a file through its king.
+    let pushers = pos.our(Role::Pawn) & !(blockers & !Bitboard::from_file(king.file()));
+    let single = pushers.shift(up) & empty;
     for to in single & !Bitboard::BACKRANKS {
-        moves.push(normal(Role::Pawn, from_offset(to, up), None, to));
+        sink.normal(Role::Pawn, from_offset(to, up), to);
     }
     for to in single & Bitboard::BACKRANKS {
-        push_promotions(moves, from_offset(to, up), to, None);
+        let from = from_offset(to, up);
+        for promotion in PROMOTIONS {
+            sink.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: None,
+                to,
+                promotion: Some(promotion),
+            });
+        }
     }
     for to in single.shift(up) & empty & double_push_rank(us) {
-        moves.push(normal(Role::Pawn, from_offset(to, 2 * up), None, to));
+        sink.normal(Role::Pawn, from_offset(to, 2 * up), to);
     }
-    pieces::<false>(pos, empty, moves);
+    let occupied = board.occupied();
+    for role in PIECES {
+        let piece = role.of(us);
+        for from in pos.our(role) {
+            let mut targets = attacks::attacks(from, piece, occupied) & empty;
+            if blockers.contains(from) {
+                targets &= attacks::ray(king, from);
+            }
+            sink.targets(role, from, targets);
+        }
+    }
     match attacked {
         // Out of check no enemy slider sees through our king, so the squares beside it that
         // the opponent attacks with it on the board are those it attacks without it.
         Some(attacked) => {
             for to in attacks::king_attacks(king) & empty & !attacked {
                 debug_assert!(board.attacks_to(to, !us, board.occupied()).is_empty());
-                moves.push(normal(Role::King, king, None, to));
+                sink.normal(Role::King, king, to);
             }
         }
-        None => safe_king::<false>(pos, king, empty, moves),
+        None => {
+            for to in attacks::king_attacks(king) & empty {
+                if board.attacks_to(to, !us, occupied).is_empty() {
+                    sink.normal(Role::King, king, to);
+                }
+            }
+        }
     }
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-        castle(pos, king, side, moves);
+        if let Some(m) = castle(pos, king, side) {
+            sink.push(m);
+        }
     }
-    retain_pinned(pos, king, moves);
 }
 
 /// Whether `m` is legal in `pos`: shakmaty's `is_legal` without its move generation, for a
@@ -311,16 +379,14 @@ fn pinned(pos: &Chess, king: Square) -> Bitboard {
 /// check (the caller's case) and crosses and lands on no attacked square). shakmaty's own
 /// `castling_moves` returns a 2 KB list by value, copied twice per quiet generation.
 #[inline]
-fn castle(pos: &Chess, king: Square, side: CastlingSide, moves: &mut MoveList) {
+fn castle(pos: &Chess, king: Square, side: CastlingSide) -> Option<Move> {
     let us = pos.turn();
     let castles = pos.castles();
-    let Some(rook) = castles.rook(us, side) else {
-        return;
-    };
+    let rook = castles.rook(us, side)?;
     let board = pos.board();
     let occupied = board.occupied();
     if (castles.path(us, side) & occupied).any() {
-        return;
+        return None;
     }
     let king_to = side.king_to(us);
     let after = occupied
@@ -328,15 +394,15 @@ fn castle(pos: &Chess, king: Square, side: CastlingSide, moves: &mut MoveList) {
         ^ Bitboard::from_square(rook)
         ^ Bitboard::from_square(side.rook_to(us));
     if board.attacks_to(king_to, !us, after).any() {
-        return;
+        return None;
     }
     let without_king = occupied ^ Bitboard::from_square(king);
     for sq in attacks::between(king, king_to) {
         if board.attacks_to(sq, !us, without_king).any() {
-            return;
+            return None;
         }
     }
-    moves.push(Move::Castle { king, rook });
+    Some(Move::Castle { king, rook })
 }
 
 /// Drops the moves of pinned pieces that leave their pin line.

@@ -255,8 +255,20 @@ impl Position {
     /// when the caller has them (they spare the king's steps a look at each square).
     #[inline]
     pub fn gen_quiets(&self, moves: &mut MoveList, attacked: Option<Bitboard>) {
+        moves.clear();
+        self.gen_quiets_into(moves, attacked);
+    }
+
+    /// [`Self::gen_quiets`], each move written to `sink` as it is found (the move picker
+    /// scores them there).
+    #[inline]
+    pub fn gen_quiets_into<S: crate::movegen::QuietSink>(
+        &self,
+        sink: &mut S,
+        attacked: Option<Bitboard>,
+    ) {
         debug_assert!(attacked.is_none_or(|a| a == self.threats()));
-        crate::movegen::quiets(self.chess(), self.checkers(), attacked, moves);
+        crate::movegen::quiets(self.chess(), self.checkers(), attacked, sink);
     }
 
     /// Whether the side to move is in check.

@@ -6,8 +6,9 @@
 use arrayvec::ArrayVec;
 
 use crate::eval::role_value;
-use crate::position::{Bitboard, Move, MoveList, Position, Role};
-use crate::search::ordering::history::{ContContext, History, NO_CONT, slot_threats};
+use crate::movegen::QuietSink;
+use crate::position::{Bitboard, Move, MoveList, Position, Role, Square};
+use crate::search::ordering::history::{ContContext, History, NO_CONT, QuietScorer, slot_threats};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
 
 /// Where the picker is.
@@ -215,35 +216,32 @@ impl MovePicker {
             self.idx = 0;
             return;
         }
-        // The threats, when they are the opponent's attacks, also give the
-        // king's safe steps.
+        // The threats, when they are the opponent's attacks, also give the king's safe steps.
         let threats = self.threats(pos);
-        pos.gen_quiets(&mut self.moves, self.threat_hist.then_some(threats));
         self.no_promotions = !pos.has_pawn_on_seventh();
-        let scorer = history.quiet_scorer(&self.cont, pos.turn(), threats);
-        // Killers and counter compared as one integer each (`quiet_key`): the
-        // derived equality of two `Option<Move>`s, three a move, cost more than
-        // the history lookups.
-        let k0 = self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0);
-        let k1 = self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0);
-        let counter = self.counter.map_or(NO_KEY, |k| quiet_key(k).0);
-        self.keys.clear();
-        for (i, &m) in self.moves.iter().enumerate() {
-            debug_assert!(!m.is_capture());
-            let (qk, role, f, t) = quiet_key(m);
-            let s = if qk >> PROMOTION_SHIFT == Role::Queen as u32 {
-                QUEEN_PROMO
-            } else if qk == k0 {
-                KILLER_1
-            } else if qk == k1 {
-                KILLER_2
-            } else if qk == counter {
-                COUNTER
-            } else {
-                scorer.score_of(role, f, t)
-            };
-            self.keys.push(pick_key(s, i));
+        // Killers and counter compared as one integer each (`quiet_key`): the derived equality
+        // of two `Option<Move>`s, three a move, cost more than the history lookups.
+        let special = [
+            self.killers[0].map_or(NO_KEY, |k| quiet_key(k).0),
+            self.killers[1].map_or(NO_KEY, |k| quiet_key(k).0),
+            self.counter.map_or(NO_KEY, |k| quiet_key(k).0),
+        ];
+        let mut special_from = Bitboard::EMPTY;
+        for k in special {
+            if k != NO_KEY && k >> 31 == 0 {
+                special_from.add(Square::new(k >> 8 & 63));
+            }
         }
+        self.moves.clear();
+        self.keys.clear();
+        let mut sink = QuietScoring {
+            moves: &mut self.moves,
+            keys: &mut self.keys,
+            scorer: history.quiet_scorer(&self.cont, pos.turn(), threats),
+            special,
+            special_from,
+        };
+        pos.gen_quiets_into(&mut sink, self.threat_hist.then_some(threats));
         self.idx = 0;
     }
 
@@ -372,6 +370,97 @@ fn pick_key(score: i32, i: usize) -> i32 {
 #[inline(always)]
 fn key_position(k: i32) -> usize {
     255 - (k & 255) as usize
+}
+
+/// The quiet moves as the generator writes them, each with its selection key: a queen
+/// promotion, killer or counter move by its rank, any other by its history (the score the
+/// move picker gives it; a move is known here in parts, so it is not taken apart again).
+struct QuietScoring<'a> {
+    moves: &'a mut MoveList,
+    keys: &'a mut ArrayVec<i32, 256>,
+    scorer: QuietScorer<'a>,
+    /// The `quiet_key`s of the first killer, the second and the counter move ([`NO_KEY`]:
+    /// none).
+    special: [u32; 3],
+    /// The from squares of the normal moves among `special`: a piece on any other square has
+    /// none of them among its moves.
+    special_from: Bitboard,
+}
+
+impl QuietScoring<'_> {
+    /// The ordering score of the quiet move of `quiet_key` `qk` and (role, from, to).
+    #[inline(always)]
+    fn score(&self, qk: u32, role: Role, f: usize, t: usize) -> i32 {
+        if qk >> PROMOTION_SHIFT == Role::Queen as u32 {
+            QUEEN_PROMO
+        } else if qk == self.special[0] {
+            KILLER_1
+        } else if qk == self.special[1] {
+            KILLER_2
+        } else if qk == self.special[2] {
+            COUNTER
+        } else {
+            self.scorer.score_of(role, f, t)
+        }
+    }
+
+    #[inline(always)]
+    fn write(&mut self, m: Move, score: i32) {
+        let i = self.moves.len();
+        self.moves.push(m);
+        self.keys.push(pick_key(score, i));
+    }
+}
+
+impl QuietSink for QuietScoring<'_> {
+    #[inline(always)]
+    fn normal(&mut self, role: Role, from: Square, to: Square) {
+        // `quiet_key` of the move, which is no promotion.
+        let qk = role as u32 | (from as u32) << 8 | (to as u32) << 16;
+        let s = self.score(qk, role, from as usize, to as usize);
+        self.write(
+            Move::Normal {
+                role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            },
+            s,
+        );
+    }
+
+    #[inline(always)]
+    fn targets(&mut self, role: Role, from: Square, targets: Bitboard) {
+        if self.special_from.contains(from) {
+            for to in targets {
+                self.normal(role, from, to);
+            }
+            return;
+        }
+        // No killer or counter move comes from here: every move scores by its history.
+        for to in targets {
+            let s = self.scorer.score_of(role, from as usize, to as usize);
+            self.write(
+                Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                },
+                s,
+            );
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        debug_assert!(!m.is_capture());
+        let (qk, role, f, t) = quiet_key(m);
+        let s = self.score(qk, role, f, t);
+        self.write(m, s);
+    }
 }
 
 /// `dst` = the moves of `src` that `keep`. Copies only those: assigning a returned `MoveList`
@@ -618,6 +707,76 @@ mod tests {
                 assert_eq!(p.take_best(), Some(moves[idx]), "round {round}, pick {idx}");
             }
             assert_eq!(p.take_best(), None);
+        }
+    }
+
+    /// The quiet stage writes the moves `gen_quiets` lists, each with the score the picker
+    /// gives it (queen promotion, killers, counter, else butterfly plus continuation
+    /// history), with killers and counters of every kind: quiet, a promotion, castling, a
+    /// capture, and none.
+    #[test]
+    fn quiet_stage_scores_each_move_as_ranked() {
+        use crate::search::ordering::history::ContKey;
+        for (fen, chess960) in [
+            (
+                "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                false,
+            ),
+            ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", false),
+            ("4k3/8/8/8/8/8/8/6KR w H - 0 1", true),
+        ] {
+            let pos = Position::from_fen(fen, chess960).unwrap();
+            let us = pos.turn();
+            let threats = pos.threats();
+            let legal = pos.legal_moves();
+            let quiets: Vec<Move> = legal.iter().copied().filter(|m| !m.is_capture()).collect();
+            let capture = legal.iter().copied().find(|m| m.is_capture());
+            let prev = ContKey::new(
+                crate::position::Piece {
+                    color: !us,
+                    role: Role::Knight,
+                },
+                quiets[0],
+            );
+            let ctx = [Some(prev), None, Some(prev)];
+            let mut h = History::default();
+            for (i, &m) in legal.iter().enumerate() {
+                let b = (i as i32 * 7919) % 4001 - 2000;
+                h.update(us, m, threats, b);
+                h.update(us, m, Bitboard::EMPTY, -b / 2);
+                h.update_cont(&ctx, us, m, (i as i32 * 104_729) % 3001 - 1500);
+            }
+            let n = quiets.len();
+            let specials: Vec<[Option<Move>; 3]> = vec![
+                [Some(quiets[1]), Some(quiets[n / 2]), Some(quiets[n - 1])],
+                [Some(quiets[n - 1]), capture, None],
+                [None, Some(quiets[0]), Some(quiets[2])],
+                [capture, None, Some(quiets[n / 3])],
+            ];
+            for [k0, k1, counter] in specials {
+                let mut p = MovePicker::new(&pos, None, [k0, k1], counter, ctx, true);
+                p.use_threats(true);
+                p.gen_quiets(&pos, &h);
+                assert_eq!(p.moves.to_vec(), quiets, "{fen}");
+                for (i, &m) in quiets.iter().enumerate() {
+                    let s = if m.promotion() == Some(Role::Queen) {
+                        QUEEN_PROMO
+                    } else if Some(m) == k0 {
+                        KILLER_1
+                    } else if Some(m) == k1 {
+                        KILLER_2
+                    } else if Some(m) == counter {
+                        COUNTER
+                    } else {
+                        h.quiet_score(&ctx, us, m, threats)
+                    };
+                    assert_eq!(p.keys[i], pick_key(s, i), "{m:?} in {fen}");
+                }
+            }
         }
     }
 
