@@ -20,16 +20,61 @@ use shakmaty::{
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-const PIECES: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// Where [`captures`] writes the captures, in order. A [`MoveList`] takes them as they come;
+/// the move picker scores each as it is written.
+pub trait CaptureSink {
+    /// The move of a `role` piece from `from` taking the `victim` on `to` (promoting to
+    /// `promotion`).
+    fn capture(
+        &mut self,
+        role: Role,
+        from: Square,
+        to: Square,
+        victim: Role,
+        promotion: Option<Role>,
+    );
+    /// Any other capture: en passant, or any capture in check.
+    fn push(&mut self, m: Move);
+}
+
+impl CaptureSink for MoveList {
+    #[inline]
+    fn capture(
+        &mut self,
+        role: Role,
+        from: Square,
+        to: Square,
+        victim: Role,
+        promotion: Option<Role>,
+    ) {
+        MoveList::push(
+            self,
+            Move::Normal {
+                role,
+                from,
+                capture: Some(victim),
+                to,
+                promotion,
+            },
+        );
+    }
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
 
 /// Legal captures, en passant included (capture promotions to every piece, quiet promotions
-/// not): `pos.legal_moves()` filtered by `is_capture`, in its order, written over `moves`
-/// (filled in place: a returned `MoveList` is 2 KB to copy).
-pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
+/// not): `pos.legal_moves()` filtered by `is_capture`, in its order, written to `sink`.
+pub fn captures<S: CaptureSink>(pos: &Chess, checkers: Bitboard, sink: &mut S) {
     debug_assert_eq!(checkers, pos.checkers());
-    moves.clear();
     let Some(king) = king_out_of_check(pos, checkers) else {
-        moves.extend(pos.legal_moves().into_iter().filter(|m| m.is_capture()));
+        for m in pos.legal_moves() {
+            if m.is_capture() {
+                sink.push(m);
+            }
+        }
         return;
     };
     let board = pos.board();
@@ -37,26 +82,89 @@ pub fn captures(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
     let them = pos.them();
     // En passant first, as shakmaty generates it (already checked for a discovered check).
     if pos.maybe_ep_square().is_some() {
-        moves.extend(pos.en_passant_moves());
-    }
-    let pawns = pos.our(Role::Pawn);
-    for (offset, mask) in pawn_capture_directions(us) {
-        let caps = Bitboard(pawns.0 & mask).shift(offset) & them;
-        for to in caps & !Bitboard::BACKRANKS {
-            moves.push(normal(
-                Role::Pawn,
-                from_offset(to, offset),
-                board.role_at(to),
-                to,
-            ));
-        }
-        for to in caps & Bitboard::BACKRANKS {
-            push_promotions(moves, from_offset(to, offset), to, board.role_at(to));
+        for m in pos.en_passant_moves() {
+            sink.push(m);
         }
     }
-    pieces::<true>(pos, them, moves);
-    safe_king::<true>(pos, king, them, moves);
-    retain_pinned(pos, king, moves);
+    // A pinned piece moves only along its pin line (the moves off it are never written, so
+    // the rest stand in the order they would).
+    let blockers = pinned(pos, king);
+    // By hand, not by loops over the directions and roles: unrolled, each piece's attacks
+    // are its own table lookup, not `attacks`' match on the role.
+    let [west, east] = pawn_capture_directions(us);
+    pawn_captures(pos, king, blockers, west, sink);
+    pawn_captures(pos, king, blockers, east, sink);
+    let occupied = board.occupied();
+    piece_captures(pos, king, blockers, Role::Knight, sink);
+    piece_captures(pos, king, blockers, Role::Bishop, sink);
+    piece_captures(pos, king, blockers, Role::Rook, sink);
+    piece_captures(pos, king, blockers, Role::Queen, sink);
+    for to in attacks::king_attacks(king) & them {
+        if board.attacks_to(to, !us, occupied).is_empty()
+            && let Some(victim) = board.role_at(to)
+        {
+            sink.capture(Role::King, king, to, victim, None);
+        }
+    }
+}
+
+/// The captures of our pawns in one direction (a shift and the pawns that may take that
+/// way), promotions after the rest; a pawn pinned (`blockers`) takes only along its pin line.
+#[inline(always)]
+fn pawn_captures<S: CaptureSink>(
+    pos: &Chess,
+    king: Square,
+    blockers: Bitboard,
+    (offset, mask): (i32, u64),
+    sink: &mut S,
+) {
+    let board = pos.board();
+    let caps = Bitboard(pos.our(Role::Pawn).0 & mask).shift(offset) & pos.them();
+    for to in caps & !Bitboard::BACKRANKS {
+        let from = from_offset(to, offset);
+        if blockers.contains(from) && !attacks::aligned(from, to, king) {
+            continue;
+        }
+        if let Some(victim) = board.role_at(to) {
+            sink.capture(Role::Pawn, from, to, victim, None);
+        }
+    }
+    for to in caps & Bitboard::BACKRANKS {
+        let from = from_offset(to, offset);
+        if blockers.contains(from) && !attacks::aligned(from, to, king) {
+            continue;
+        }
+        if let Some(victim) = board.role_at(to) {
+            for promotion in PROMOTIONS {
+                sink.capture(Role::Pawn, from, to, victim, Some(promotion));
+            }
+        }
+    }
+}
+
+/// The captures of our `role` pieces (not pawns, not the king); a pinned one (`blockers`)
+/// takes only along its pin line.
+#[inline(always)]
+fn piece_captures<S: CaptureSink>(
+    pos: &Chess,
+    king: Square,
+    blockers: Bitboard,
+    role: Role,
+    sink: &mut S,
+) {
+    let board = pos.board();
+    let piece = role.of(pos.turn());
+    for from in pos.our(role) {
+        let mut targets = attacks::attacks(from, piece, board.occupied()) & pos.them();
+        if blockers.contains(from) {
+            targets &= attacks::ray(king, from);
+        }
+        for to in targets {
+            if let Some(victim) = board.role_at(to) {
+                sink.capture(role, from, to, victim, None);
+            }
+        }
+    }
 }
 
 /// Where [`quiets`] writes the quiet moves, in order. A [`MoveList`] takes them as they come;
@@ -84,6 +192,27 @@ impl QuietSink for MoveList {
     #[inline]
     fn push(&mut self, m: Move) {
         MoveList::push(self, m);
+    }
+}
+
+/// The quiet moves of our `role` pieces (not pawns, not the king); a pinned one (`blockers`)
+/// moves only along its pin line.
+#[inline(always)]
+fn piece_quiets<S: QuietSink>(
+    pos: &Chess,
+    king: Square,
+    blockers: Bitboard,
+    role: Role,
+    sink: &mut S,
+) {
+    let occupied = pos.board().occupied();
+    let piece = role.of(pos.turn());
+    for from in pos.our(role) {
+        let mut targets = attacks::attacks(from, piece, occupied) & !occupied;
+        if blockers.contains(from) {
+            targets &= attacks::ray(king, from);
+        }
+        sink.targets(role, from, targets);
     }
 }
 
@@ -135,16 +264,11 @@ pub fn quiets<S: QuietSink>(
         sink.normal(Role::Pawn, from_offset(to, 2 * up), to);
     }
     let occupied = board.occupied();
-    for role in PIECES {
-        let piece = role.of(us);
-        for from in pos.our(role) {
-            let mut targets = attacks::attacks(from, piece, occupied) & empty;
-            if blockers.contains(from) {
-                targets &= attacks::ray(king, from);
-            }
-            sink.targets(role, from, targets);
-        }
-    }
+    // By hand, not a loop over the roles (as for the captures).
+    piece_quiets(pos, king, blockers, Role::Knight, sink);
+    piece_quiets(pos, king, blockers, Role::Bishop, sink);
+    piece_quiets(pos, king, blockers, Role::Rook, sink);
+    piece_quiets(pos, king, blockers, Role::Queen, sink);
     match attacked {
         // Out of check no enemy slider sees through our king, so the squares beside it that
         // the opponent attacks with it on the board are those it attacks without it.
@@ -307,56 +431,6 @@ fn normal(role: Role, from: Square, capture: Option<Role>, to: Square) -> Move {
     }
 }
 
-#[inline]
-fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
-    for promotion in PROMOTIONS {
-        moves.push(Move::Normal {
-            role: Role::Pawn,
-            from,
-            capture,
-            to,
-            promotion: Some(promotion),
-        });
-    }
-}
-
-/// Knight, bishop, rook and queen moves onto `target`, piece by piece; `CAPTURES`: the
-/// targets are enemy pieces (else empty squares, whose capture is known: none).
-#[inline]
-fn pieces<const CAPTURES: bool>(pos: &Chess, target: Bitboard, moves: &mut MoveList) {
-    let board = pos.board();
-    let occupied = board.occupied();
-    for role in PIECES {
-        let piece = role.of(pos.turn());
-        for from in pos.our(role) {
-            for to in attacks::attacks(from, piece, occupied) & target {
-                let capture = if CAPTURES { board.role_at(to) } else { None };
-                moves.push(normal(role, from, capture, to));
-            }
-        }
-    }
-}
-
-/// King steps onto `target` squares that no enemy piece attacks (`CAPTURES`: as [`pieces`]).
-#[inline]
-fn safe_king<const CAPTURES: bool>(
-    pos: &Chess,
-    king: Square,
-    target: Bitboard,
-    moves: &mut MoveList,
-) {
-    let board = pos.board();
-    for to in attacks::king_attacks(king) & target {
-        if board
-            .attacks_to(to, !pos.turn(), board.occupied())
-            .is_empty()
-        {
-            let capture = if CAPTURES { board.role_at(to) } else { None };
-            moves.push(normal(Role::King, king, capture, to));
-        }
-    }
-}
-
 /// The pieces (of either side) that stand alone between `king` and an enemy slider aiming at
 /// it: ours among them may move only along that line.
 #[inline]
@@ -403,18 +477,4 @@ fn castle(pos: &Chess, king: Square, side: CastlingSide) -> Option<Move> {
         }
     }
     Some(Move::Castle { king, rook })
-}
-
-/// Drops the moves of pinned pieces that leave their pin line.
-#[inline]
-fn retain_pinned(pos: &Chess, king: Square, moves: &mut MoveList) {
-    let blockers = pinned(pos, king);
-    if blockers.any() {
-        moves.retain(|m| match *m {
-            Move::Normal { from, to, .. } => {
-                !blockers.contains(from) || attacks::aligned(from, to, king)
-            }
-            _ => true,
-        });
-    }
 }

@@ -247,7 +247,15 @@ impl Position {
     /// a returned 2 KB list would be copied).
     #[inline]
     pub fn gen_captures(&self, moves: &mut MoveList) {
-        crate::movegen::captures(self.chess(), self.checkers(), moves);
+        moves.clear();
+        self.gen_captures_into(moves);
+    }
+
+    /// [`Self::gen_captures`], each move written to `sink` as it is found (the move picker
+    /// scores them there).
+    #[inline]
+    pub fn gen_captures_into<S: crate::movegen::CaptureSink>(&self, sink: &mut S) {
+        crate::movegen::captures(self.chess(), self.checkers(), sink);
     }
 
     /// The legal moves that capture nothing (quiet promotions and castling included), in the

@@ -314,8 +314,17 @@ impl History {
     /// Capture history score of noisy move `m` by `us`.
     #[inline]
     pub fn capture_score(&self, us: Color, m: Move) -> i32 {
-        let (p, t) = piece_to(us, m);
-        self.capture[p][t][captured_index(m)] as i32
+        let (role, _, t) = role_from_to(m);
+        self.capture_score_of(us, role, t, captured_index(m))
+    }
+
+    /// [`Self::capture_score`] of the move of a `role` piece to square `t` taking what
+    /// `captured` indexes (0: nothing, else the role), for a caller that has the move in
+    /// parts.
+    #[inline(always)]
+    pub fn capture_score_of(&self, us: Color, role: Role, t: usize, captured: usize) -> i32 {
+        debug_assert!(t < 64 && captured < 7);
+        self.capture[piece_index(Piece { color: us, role })][t & 63][captured] as i32
     }
 
     /// Adds `bonus` (negative: malus), times `capthist_bonus_scale` / 2, to the capture

@@ -6,7 +6,7 @@
 use arrayvec::ArrayVec;
 
 use crate::eval::role_value;
-use crate::movegen::QuietSink;
+use crate::movegen::{CaptureSink, QuietSink};
 use crate::position::{Bitboard, Move, MoveList, Position, Role, Square};
 use crate::search::ordering::history::{ContContext, History, NO_CONT, QuietScorer, slot_threats};
 use crate::search::params::{capthist_order_divisor, capthist_see_divisor};
@@ -187,14 +187,23 @@ impl MovePicker {
     /// Generates and scores the captures (and in quiescence the quiet queen promotions).
     #[inline(never)]
     fn gen_captures(&mut self, pos: &Position, history: &History) {
-        pos.gen_captures(&mut self.moves);
-        if self.qsearch {
-            add_quiet_queen_promotions(pos, &mut self.moves);
-        }
+        self.moves.clear();
         self.keys.clear();
-        for i in 0..self.moves.len() {
-            let s = self.capture_score(pos, history, self.moves[i]);
-            self.keys.push(pick_key(s, i));
+        let mut sink = CaptureScoring {
+            moves: &mut self.moves,
+            keys: &mut self.keys,
+            history,
+            us: pos.turn(),
+            capthist: self.capthist,
+        };
+        pos.gen_captures_into(&mut sink);
+        if self.qsearch {
+            let start = self.moves.len();
+            add_quiet_queen_promotions(pos, &mut self.moves);
+            for i in start..self.moves.len() {
+                let s = self.capture_score(pos, history, self.moves[i]);
+                self.keys.push(pick_key(s, i));
+            }
         }
         self.idx = 0;
         self.stage = Stage::GoodCaptures;
@@ -370,6 +379,68 @@ fn pick_key(score: i32, i: usize) -> i32 {
 #[inline(always)]
 fn key_position(k: i32) -> usize {
     255 - (k & 255) as usize
+}
+
+/// The captures as the generator writes them, each with its selection key: MVV-LVA plus,
+/// with `capthist`, the capture history (the score [`MovePicker::capture_score`] gives the
+/// move, here from its parts).
+struct CaptureScoring<'a> {
+    moves: &'a mut MoveList,
+    keys: &'a mut ArrayVec<i32, 256>,
+    history: &'a History,
+    us: crate::position::Color,
+    capthist: bool,
+}
+
+impl CaptureScoring<'_> {
+    #[inline(always)]
+    fn write(&mut self, m: Move, score: i32) {
+        let i = self.moves.len();
+        self.moves.push(m);
+        self.keys.push(pick_key(score, i));
+    }
+}
+
+impl CaptureSink for CaptureScoring<'_> {
+    #[inline(always)]
+    fn capture(
+        &mut self,
+        role: Role,
+        from: Square,
+        to: Square,
+        victim: Role,
+        promotion: Option<Role>,
+    ) {
+        let hist = if self.capthist {
+            self.history
+                .capture_score_of(self.us, role, to as usize, victim as usize)
+                / capthist_order_divisor()
+        } else {
+            0
+        };
+        let mvv_lva =
+            role_value(victim) * 16 + promotion.map_or(0, role_value) - role_value(role) / 16;
+        self.write(
+            Move::Normal {
+                role,
+                from,
+                capture: Some(victim),
+                to,
+                promotion,
+            },
+            mvv_lva + hist,
+        );
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        let hist = if self.capthist {
+            self.history.capture_score(self.us, m) / capthist_order_divisor()
+        } else {
+            0
+        };
+        self.write(m, mvv_lva(m) + hist);
+    }
 }
 
 /// The quiet moves as the generator writes them, each with its selection key: a queen
@@ -775,6 +846,49 @@ mod tests {
                         h.quiet_score(&ctx, us, m, threats)
                     };
                     assert_eq!(p.keys[i], pick_key(s, i), "{m:?} in {fen}");
+                }
+            }
+        }
+    }
+
+    /// The capture stage writes the moves `gen_captures` lists (in quiescence the quiet queen
+    /// promotions after them), each with its MVV-LVA plus capture history score.
+    #[test]
+    fn capture_stage_scores_each_move_by_mvv_lva_and_history() {
+        for fen in [
+            "r3k2r/pPppqpb1/bn2pnp1/3PN3/4P3/2N2Q1p/1PPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let us = pos.turn();
+            let mut h = History::default();
+            for (i, &m) in pos.legal_moves().iter().enumerate() {
+                if is_noisy(m) {
+                    h.update_capture(us, m, (i as i32 * 7919) % 4001 - 2000);
+                }
+            }
+            for (qsearch, capthist) in [(false, true), (true, true), (false, false)] {
+                let mut p = if qsearch {
+                    MovePicker::new_qsearch(&pos, None, capthist)
+                } else {
+                    MovePicker::new(&pos, None, [None; 2], None, NO_CONT, capthist)
+                };
+                p.gen_captures(&pos, &h);
+                let mut expected = MoveList::new();
+                pos.gen_captures(&mut expected);
+                if qsearch {
+                    add_quiet_queen_promotions(&pos, &mut expected);
+                }
+                assert_eq!(p.moves, expected, "{fen}");
+                for (i, &m) in expected.iter().enumerate() {
+                    let hist = if capthist {
+                        h.capture_score(us, m) / capthist_order_divisor()
+                    } else {
+                        0
+                    };
+                    assert_eq!(p.keys[i], pick_key(mvv_lva(m) + hist, i), "{m:?} in {fen}");
                 }
             }
         }
