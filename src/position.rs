@@ -696,17 +696,21 @@ impl Position {
         self.is_legal(m).then_some(m)
     }
 
-    /// Static exchange evaluation: does `m` win at least `threshold` (in [`SEE_VALUE`] units)
-    /// once all captures on its target square are played out, cheapest attacker first?
+    /// Static exchange evaluation: does `m` (legal here) win at least `threshold` (in
+    /// [`SEE_VALUE`] units) once all captures on its target square are played out, cheapest
+    /// attacker first?
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
         let (from, to) = match m {
             Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
             _ => return threshold <= 0,
         };
         let board = self.board();
+        // What the legal move says it takes, which is what stands on its square: no look
+        // at the board.
+        debug_assert!(matches!(m, Move::EnPassant { .. }) || m.capture() == board.role_at(to));
         let captured = match m {
             Move::EnPassant { .. } => SEE_VALUE[0],
-            _ => board.role_at(to).map_or(0, see_value),
+            _ => m.capture().map_or(0, see_value),
         };
         let promo_gain = m.promotion().map_or(0, |p| see_value(p) - SEE_VALUE[0]);
         let mut swap = captured + promo_gain - threshold;
