@@ -310,7 +310,6 @@ impl Searcher {
         } else {
             None
         };
-        let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
         let tt_score = tt.map_or(-INFINITE, |e| score_from_tt(e.score, ply));
         // On a PV now, or (`ttpv`) stored from one: what this node's entries say of it.
         let tt_pv = PV || (self.features.tt_pv && tt.is_some_and(|e| e.pv));
@@ -323,14 +322,16 @@ impl Searcher {
                     || (e.bound == Bound::Upper && tt_score <= alpha))
             {
                 self.stats.tt_cutoffs += 1;
+                // The move is unpacked (and checked for legality) only where it is used.
                 if tt_score >= beta
-                    && let Some(m) = tt_move
+                    && let Some(m) = pos.unpack_move(e.mv)
                 {
                     self.reward_table_cutoff(pos, ply, depth, m);
                 }
                 return tt_score;
             }
         }
+        let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
 
         // Step 2b. Syzygy WDL probe right after a capture or pawn move (see `syzygy.rs`): a
         // result that decides the window is returned; in PV nodes a bound caps the result.
