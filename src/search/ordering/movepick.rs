@@ -160,6 +160,7 @@ impl MovePicker {
     }
 
     /// The first move of the highest score among those not yet taken, swapped into place.
+    #[inline(always)]
     fn take_best(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.idx >= n {
