@@ -699,6 +699,7 @@ impl Position {
     /// Static exchange evaluation: does `m` (legal here) win at least `threshold` (in
     /// [`SEE_VALUE`] units) once all captures on its target square are played out, cheapest
     /// attacker first?
+    #[inline]
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
         let (from, to) = match m {
             Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
@@ -722,6 +723,15 @@ impl Position {
         if swap <= 0 {
             return true;
         }
+        // The exchange out of line: the tests above, inlined, often decide alone.
+        self.see_exchange(m, from, to, swap)
+    }
+
+    /// The exchange of [`Self::see_ge`] once `m` from `from` to `to` is made, `swap` its
+    /// balance so far.
+    #[inline(never)]
+    fn see_exchange(&self, m: Move, from: Square, to: Square, mut swap: i32) -> bool {
+        let board = self.board();
         let mut occ = board.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(to);
         if let Move::EnPassant { .. } = m {
             occ ^= Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
