@@ -356,6 +356,12 @@ impl Position {
     /// Neither side can possibly mate (KvK, KNvK, KBvK, bishops all on one colour).
     #[inline]
     pub fn is_insufficient_material(&self) -> bool {
+        // A pawn, rook or queen of either side is always mating material (shakmaty's first
+        // test, asked here without a call: nearly every node of a search has one).
+        let b = self.board();
+        if (b.pawns() | b.rooks_and_queens()).any() {
+            return false;
+        }
         self.chess().is_insufficient_material()
     }
 
@@ -610,8 +616,16 @@ impl Position {
 
     /// Draw by the 50-move rule (100 plies without capture or pawn move), unless the side to
     /// move is mated.
+    #[inline]
     pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmoves() >= 100 && !(self.is_check() && self.legal_moves().is_empty())
+        self.halfmoves() >= 100 && !self.is_mated()
+    }
+
+    /// Whether the side to move is checkmated (the rare case of [`Self::is_fifty_move_draw`],
+    /// out of line).
+    #[inline(never)]
+    fn is_mated(&self) -> bool {
+        self.is_check() && self.legal_moves().is_empty()
     }
 
     /// Parses a move in UCI notation (as `UCI_Chess960` says castling is written) and checks
@@ -1206,6 +1220,29 @@ mod tests {
         assert_eq!(pos.checkers(), pos.chess().checkers());
         pos.unmake();
         assert_eq!(pos.key(), pos.key_from_scratch());
+    }
+
+    /// The quick test of `is_insufficient_material` answers as shakmaty's own, with and
+    /// without pawns, rooks and queens of either side.
+    #[test]
+    fn insufficient_material_as_shakmaty() {
+        for fen in [
+            "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/5N2/8 w - - 0 1",
+            "8/8/4k3/2b5/8/3K4/5B2/8 b - - 0 1",
+            "8/8/4k3/3b4/8/3K4/5B2/8 b - - 0 1",
+            "8/8/4k3/8/8/3K4/5P2/8 w - - 0 1",
+            "8/8/4k3/8/8/3K4/8/7r w - - 0 1",
+            "8/2q5/4k3/8/8/3K4/8/8 w - - 0 1",
+            START_FEN,
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            assert_eq!(
+                pos.is_insufficient_material(),
+                pos.chess().is_insufficient_material(),
+                "{fen}"
+            );
+        }
     }
 
     #[test]
