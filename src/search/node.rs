@@ -213,7 +213,7 @@ impl Searcher {
     /// The static eval `raw` of `pos` corrected by the correction history of `keys` (no
     /// table in use: `raw` itself), kept inside the range of ordinary scores so that no
     /// correction makes or unmakes a mate or tablebase score.
-    #[inline]
+    #[inline(always)]
     fn corrected_eval(&self, raw: i32, pos: &Position, keys: &CorrKeys) -> i32 {
         if !keys.any() {
             return raw;
@@ -979,7 +979,7 @@ impl Searcher {
 
     /// The opponent's move into the node at `ply` when it was a real, quiet move (the move
     /// that `evalhist` rewards).
-    #[inline]
+    #[inline(always)]
     fn prior_quiet(&self, ply: usize) -> Option<Move> {
         let f = self.stack.get(ply.checked_sub(1)?)?;
         f.mv.filter(|m| !is_noisy(*m))
