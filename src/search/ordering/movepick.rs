@@ -602,10 +602,17 @@ fn mvv_lva(m: Move) -> i32 {
     victim * 16 + promo - role_value(m.role()) / 16
 }
 
+/// Appends the quiet queen promotions (none without a pawn on the seventh rank, the common
+/// case, which is asked inline).
+#[inline(always)]
 fn add_quiet_queen_promotions(pos: &Position, moves: &mut MoveList) {
-    if !pos.has_pawn_on_seventh() {
-        return;
+    if pos.has_pawn_on_seventh() {
+        add_promotions_from_seventh(pos, moves);
     }
+}
+
+#[inline(never)]
+fn add_promotions_from_seventh(pos: &Position, moves: &mut MoveList) {
     // shakmaty's `promotion_moves` generates pawn moves onto the back ranks only; filtered,
     // the same moves in the same order as `legal_moves()` filtered.
     for m in pos.promotion_moves() {
