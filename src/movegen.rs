@@ -305,7 +305,7 @@ pub fn is_legal(pos: &Chess, checkers: Bitboard, m: Move) -> bool {
         from,
         capture,
         to,
-        promotion,
+        ..
     } = m
     else {
         return pos.is_legal(m);
@@ -321,6 +321,29 @@ pub fn is_legal(pos: &Chess, checkers: Bitboard, m: Move) -> bool {
     {
         return false;
     }
+    is_legal_placed(pos, checkers, king, m)
+}
+
+/// [`is_legal`] of a normal move whose piece stands on its from square, whose capture is what
+/// stands on its to square and whose to square holds no piece of ours (the TT move as
+/// `Position::unpack_move` builds it from the board), with the king of the side to move.
+#[inline]
+pub fn is_legal_placed(pos: &Chess, checkers: Bitboard, king: Square, m: Move) -> bool {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = m
+    else {
+        return pos.is_legal(m);
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    debug_assert_eq!(board.king_of(us), Some(king));
+    debug_assert_eq!(board.piece_at(from), Some(role.of(us)));
+    debug_assert!(!board.by_color(us).contains(to) && board.role_at(to) == capture);
     if role == Role::King {
         // The king leaves its square: a slider checking it along the line must still see
         // through to the squares behind.

@@ -699,13 +699,22 @@ impl Position {
                 0 => None,
                 r => Some(Role::try_from(r as u8).ok()?),
             };
-            Move::Normal {
+            if board.by_color(us).contains(to) {
+                return None;
+            }
+            let m = Move::Normal {
                 role: piece.role,
                 from,
                 capture: board.role_at(to),
                 to,
                 promotion,
+            };
+            // Its piece and capture are the board's: the rest of `is_legal`.
+            if let Some(king) = board.king_of(us) {
+                return crate::movegen::is_legal_placed(self.chess(), self.checkers(), king, m)
+                    .then_some(m);
             }
+            m
         };
         self.is_legal(m).then_some(m)
     }
@@ -1315,6 +1324,34 @@ mod tests {
             pos.make(m);
         }
         assert_eq!(pos.unpack_move(0), None);
+    }
+
+    /// Every 16-bit value unpacks to a legal move of its squares (and promotion, when it packs
+    /// one), or to nothing where no legal move packs to it: positions with pins, checks,
+    /// castling, en passant and promotions.
+    #[test]
+    fn unpack_every_value() {
+        use crate::tt::pack_move;
+        for fen in [
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "4k3/4p3/8/8/1b6/8/3R4/4K2r w - - 0 1",
+            "4k3/4p3/8/8/1b6/8/3N4/4K3 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let legal = pos.legal_moves();
+            for p in 1..=u16::MAX {
+                match pos.unpack_move(p) {
+                    Some(m) => {
+                        assert!(legal.contains(&m), "{p:#x} {m:?} in {fen}");
+                        assert_eq!(pack_move(m) & 0xfff, p & 0xfff, "{m:?} in {fen}");
+                    }
+                    None => assert!(legal.iter().all(|&m| pack_move(m) != p), "{p:#x} in {fen}"),
+                }
+            }
+        }
     }
 
     #[test]
