@@ -951,21 +951,18 @@ impl Searcher {
     ) {
         let us = pos.turn();
         let b = bonus(depth);
+        let others = others_than(tried, m);
         if self.features.history {
             // The node's threats, found before its move loop (empty without `threathist`).
             let threats = self.stack[ply].threats;
             self.history.update(us, m, threats, b);
-            for q in tried {
-                if *q != m {
-                    self.history.update(us, *q, threats, -b);
-                }
+            for q in others {
+                self.history.update(us, *q, threats, -b);
             }
         }
         self.history.update_cont(cont, us, m, b);
-        for q in tried {
-            if *q != m {
-                self.history.update_cont(cont, us, *q, -b);
-            }
+        for q in others {
+            self.history.update_cont(cont, us, *q, -b);
         }
         let k = &mut self.stack[ply].killers;
         if k[0] != Some(m) {
@@ -994,10 +991,8 @@ impl Searcher {
         if is_noisy(m) {
             self.history.update_capture(us, m, b);
         }
-        for c in tried {
-            if *c != m {
-                self.history.update_capture(us, *c, -b);
-            }
+        for c in others_than(tried, m) {
+            self.history.update_capture(us, *c, -b);
         }
     }
 
@@ -1130,6 +1125,18 @@ impl Searcher {
             PV || tt.is_some_and(|e| e.pv),
         );
         best_score
+    }
+}
+
+/// The moves of `tried` other than `m`, the move that cut: every move is tried once and
+/// listed as it is tried, so `m` can only be the last (or missing, from a full list or of the
+/// other kind); no move needs comparing but that one.
+#[inline]
+fn others_than(tried: &[Move], m: Move) -> &[Move] {
+    debug_assert!(!tried[..tried.len().saturating_sub(1)].contains(&m));
+    match tried.split_last() {
+        Some((last, rest)) if *last == m => rest,
+        _ => tried,
     }
 }
 
