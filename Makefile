@@ -127,9 +127,11 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 21, nw-g14's games (DATAGEN_EVAL) for the next net's window
-# beside nw-g15's own (gen18 - gen20): every net that gained was trained on its parent's games and
-# its own; nw-g15 continued on its own games alone lost (docs/history/nets.md, 2026-12-04
+# The segment of this build: seed 22, nw-g15's games (the embedded net), for a window wider than
+# nw-g15's (issue 68: >= 20 M) that holds its games and its parent's: gen21 was nw-g14's games,
+# closed at 4.2 M positions (`make datagen DATAGEN_SEED=21 DATAGEN_EVAL=nets/nw-g14.nnue
+# DATAGEN_GAMES=N`, N in the manifest); every net that gained was trained on its parent's games
+# and its own; nw-g15 continued on its own games alone lost (docs/history/nets.md, 2026-12-04
 # evening). gen20 was nw-g15's self-play: `make datagen DATAGEN_SEED=20 DATAGEN_EVAL=` (the
 # manifest has its exact command). The self-play search leaves
 # `matscale` off, from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
@@ -144,14 +146,14 @@ DATA_DIR ?= data
 # manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it made. Without the book
 # (a clone without ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old
 # openings). A run is reproducible for a seed whatever the thread count.
-DATAGEN_SEED ?= 21
+DATAGEN_SEED ?= 22
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
 DATAGEN_NICE ?= nice -n 19
 DATAGEN_BOOK ?= $(SHARED)/data/openings/noob_3moves.epd
 DATAGEN_RANDOM_PLIES ?= 2
-DATAGEN_EVAL ?= nets/nw-g14.nnue
+DATAGEN_EVAL ?=
 # Soft node limit of a position that is expected not to be kept (`datagen --noisy-nodes`; empty:
 # DATAGEN_NODES for every position, as in every segment before gen19).
 DATAGEN_NOISY_NODES ?= 1250
