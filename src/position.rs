@@ -31,6 +31,113 @@ struct State {
     /// search asks whether it is in check several times a node (shakmaty computes it anew
     /// each time), and the move generators need it too.
     checkers: Bitboard,
+    /// The pieces the move that made this state took off and put on the board (None for the
+    /// first state of the stack, whose parent is unknown); a null move changes none.
+    changes: Option<PieceChanges>,
+}
+
+/// The pieces one move took off the board and put on it, as [`Position::make`] recorded them:
+/// exactly the difference between the parent's and the child's boards (a piece that castling
+/// leaves on its square is in neither list). No move of chess changes more than two of each
+/// (castling: king and rook off, and on again elsewhere).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceChanges {
+    removed: [(Piece, Square); 2],
+    added: [(Piece, Square); 2],
+    n_removed: u8,
+    n_added: u8,
+}
+
+impl PieceChanges {
+    /// No change (a null move).
+    pub const NONE: PieceChanges = PieceChanges {
+        removed: [(
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A1,
+        ); 2],
+        added: [(
+            Piece {
+                color: Color::White,
+                role: Role::Pawn,
+            },
+            Square::A1,
+        ); 2],
+        n_removed: 0,
+        n_added: 0,
+    };
+
+    /// The pieces taken off the board.
+    #[inline]
+    pub fn removed(&self) -> &[(Piece, Square)] {
+        &self.removed[..self.n_removed as usize]
+    }
+
+    /// The pieces put on the board.
+    #[inline]
+    pub fn added(&self) -> &[(Piece, Square)] {
+        &self.added[..self.n_added as usize]
+    }
+
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        self.removed[self.n_removed as usize] = (piece, sq);
+        self.n_removed += 1;
+    }
+
+    #[inline]
+    fn add(&mut self, piece: Piece, sq: Square) {
+        self.added[self.n_added as usize] = (piece, sq);
+        self.n_added += 1;
+    }
+
+    /// The changes of `us`'s legal move `m` (None for a drop, which chess never has).
+    #[inline]
+    fn of_move(us: Color, m: Move) -> Option<PieceChanges> {
+        let mut ch = PieceChanges::NONE;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                ch.remove(role.of(us), from);
+                if let Some(c) = capture {
+                    ch.remove(c.of(!us), to);
+                }
+                ch.add(promotion.unwrap_or(role).of(us), to);
+            }
+            Move::EnPassant { from, to } => {
+                ch.remove(Role::Pawn.of(us), from);
+                ch.remove(
+                    Role::Pawn.of(!us),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+                ch.add(Role::Pawn.of(us), to);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                let rank = us.backrank();
+                let king_to = Square::from_coords(side.king_to_file(), rank);
+                let rook_to = Square::from_coords(side.rook_to_file(), rank);
+                // In Chess960 the king or the rook may already stand on its square.
+                if king != king_to {
+                    ch.remove(Role::King.of(us), king);
+                    ch.add(Role::King.of(us), king_to);
+                }
+                if rook != rook_to {
+                    ch.remove(Role::Rook.of(us), rook);
+                    ch.add(Role::Rook.of(us), rook_to);
+                }
+            }
+            Move::Put { .. } => return None,
+        }
+        Some(ch)
+    }
 }
 
 /// Zobrist keys of parts of the placement (the pieces' keys of [`Position::key`] XORed over a
@@ -127,6 +234,7 @@ impl Position {
             ep_key,
             structure,
             checkers,
+            changes: None,
         });
         Position {
             states,
@@ -478,6 +586,7 @@ impl Position {
         }
         after.key = key ^ after.ep_key;
         after.structure = structure;
+        after.changes = PieceChanges::of_move(before.chess.turn(), m);
         self.history.push(before.key);
     }
 
@@ -546,6 +655,7 @@ impl Position {
             ep_key: 0,
             structure,
             checkers,
+            changes: Some(PieceChanges::NONE),
         });
         self.history.push(old_key);
         true
@@ -564,6 +674,13 @@ impl Position {
         self.states[i].chess.board()
     }
 
+    /// The pieces the move into stack entry `i` changed (see [`Position::stack_len`]): None
+    /// for an entry with no parent on the stack (entry 0) or unknown changes.
+    #[inline]
+    pub fn changes_at(&self, i: usize) -> Option<&PieceChanges> {
+        self.states[i].changes.as_ref()
+    }
+
     /// The key of stack entry `i` (see [`Position::stack_len`]).
     #[inline]
     pub fn key_at(&self, i: usize) -> u64 {
@@ -576,6 +693,8 @@ impl Position {
         let n = self.states.len();
         if n > 1 {
             self.states.drain(..n - 1);
+            // The first entry has no parent on the stack any more.
+            self.states[0].changes = None;
         }
     }
 

@@ -8,11 +8,11 @@
 //!
 //! An evaluation looks down from the top of the stack for the nearest entry whose key matches,
 //! then walks back up one move at a time, copying the parent's accumulators and applying the
-//! feature changes in the same pass. The changes of a step are read from the two boards
-//! themselves (pieces on squares where the colour or role bitboards differ: removed = in the
-//! parent and not in the child, added = the reverse), so quiet moves, captures, castling
-//! (standard and Chess960), en passant, promotions and null moves (no change: a copy) all take
-//! the one code path. The walk has no length limit: every entry it fills serves the siblings
+//! feature changes in the same pass. The changes of a step are the pieces the move took off
+//! and put on the board, as `Position::make` recorded them on the entry ([`Position::changes_at`]:
+//! exactly the difference of the two boards), so quiet moves, captures, castling (standard and
+//! Chess960), en passant, promotions and null moves (no change: a copy) all take the one code
+//! path; an entry without recorded changes is rebuilt. The walk has no length limit: every entry it fills serves the siblings
 //! and descendants of that node later. Only when no entry of the stack matches is the bottom
 //! entry (the first board of the stack) rebuilt, and the walk starts there.
 //!
@@ -29,86 +29,12 @@ use arrayvec::ArrayVec;
 use super::aligned::{ALIGN_I16, AlignedVec};
 use super::net::{MAX_BUCKETS, Network, View, feature, output_bucket};
 use super::simd::{self, Backend, OutputPlan};
-use crate::position::{Bitboard, Board, Color, Piece, Position, Role, Square};
+use crate::position::{Bitboard, Board, Color, Piece, PieceChanges, Position, Role, Square};
 
 /// Entries allocated at first (grown by doubling as the stack gets deeper).
 const INITIAL_ENTRIES: usize = 128;
-/// Most feature changes one step can apply incrementally (castling: two removed, two added).
-const MAX_STEP_CHANGES: usize = 2;
 /// Rows a per-view cache applies in one kernel call (more are applied in several calls).
 const BATCH: usize = 16;
-
-/// One step's feature changes: the feature indices `[from White's view, from Black's view]` of
-/// the pieces removed and added.
-struct Changes {
-    removed: [[usize; 2]; MAX_STEP_CHANGES],
-    n_removed: usize,
-    added: [[usize; 2]; MAX_STEP_CHANGES],
-    n_added: usize,
-}
-
-impl Changes {
-    /// The changes from `parent` to `child`, or None if there are more than one move can make
-    /// (the caller then refreshes); each view's feature rows as its entry of `views` reads
-    /// them (the same for parent and child).
-    ///
-    /// Read role by role: a role whose squares differ lost the piece of each square only the
-    /// parent has (its colour from the parent) and gained the piece of each square only the
-    /// child has (its colour from the child). A square that keeps its role but changes colour
-    /// (a capture by a piece of the captured piece's role) changes no role's squares, so the
-    /// squares whose colour changed while both boards hold a piece there, and no role changed
-    /// there, are read last: the parent's piece off, the child's on. (Chess960 castling may
-    /// swap king and rook: two role changes, read like any other.)
-    #[inline(always)]
-    fn between(parent: &Board, child: &Board, views: [View; 2]) -> Option<Changes> {
-        let mut ch = Changes {
-            removed: [[0; 2]; MAX_STEP_CHANGES],
-            n_removed: 0,
-            added: [[0; 2]; MAX_STEP_CHANGES],
-            n_added: 0,
-        };
-        let (white_before, white_after) = (parent.white(), child.white());
-        let mut role_changed = Bitboard::EMPTY;
-        for role in Role::ALL {
-            let (before, after) = (parent.by_role(role), child.by_role(role));
-            if before == after {
-                continue;
-            }
-            role_changed |= before ^ after;
-            for sq in before & !after {
-                let piece = role.of(colour(white_before, sq));
-                *ch.removed.get_mut(ch.n_removed)? = features(piece, sq, views);
-                ch.n_removed += 1;
-            }
-            for sq in after & !before {
-                let piece = role.of(colour(white_after, sq));
-                *ch.added.get_mut(ch.n_added)? = features(piece, sq, views);
-                ch.n_added += 1;
-            }
-        }
-        let recoloured =
-            (white_before ^ white_after) & parent.occupied() & child.occupied() & !role_changed;
-        for sq in recoloured {
-            let (was, now) = (parent.piece_at(sq)?, child.piece_at(sq)?);
-            *ch.removed.get_mut(ch.n_removed)? = features(was, sq, views);
-            ch.n_removed += 1;
-            *ch.added.get_mut(ch.n_added)? = features(now, sq, views);
-            ch.n_added += 1;
-        }
-        Some(ch)
-    }
-}
-
-/// The colour of the piece on `sq` of a board whose White pieces are `white` (the square holds
-/// a piece).
-#[inline(always)]
-fn colour(white: Bitboard, sq: Square) -> Color {
-    if white.contains(sq) {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
 
 /// The feature row of `piece` on `sq` from White's and from Black's view, each as its entry
 /// of `views` reads it.
@@ -368,7 +294,7 @@ impl Nnue {
             }
         };
         for i in from + 1..=top {
-            self.step(pos.board_at(i - 1), pos.board_at(i), i);
+            self.step(pos.board_at(i - 1), pos.board_at(i), pos.changes_at(i), i);
             self.keys[i] = Some(pos.key_at(i));
         }
         self.output(top, pos.turn(), pos.board())
@@ -482,9 +408,10 @@ impl Nnue {
         self.buf[range].copy_from_slice(&cache.acc);
     }
 
-    /// Entry `i` (for `child`) from entry `i − 1` (for `parent`).
+    /// Entry `i` (for `child`) from entry `i − 1` (for `parent`), by the pieces the move
+    /// `changes` (a refresh when they are not known).
     #[inline(always)]
-    fn step(&mut self, parent: &Board, child: &Board, i: usize) {
+    fn step(&mut self, parent: &Board, child: &Board, changes: Option<&PieceChanges>, i: usize) {
         // With king buckets a perspective reads the block of its king's bucket, and a mirrored
         // network sees it flipped a↔h while its king is on files a–d: a king changing bucket
         // or crossing between the d and e files changes every row of its view, which is then
@@ -497,36 +424,46 @@ impl Nnue {
             (views, [views[0] != before[0], views[1] != before[1]])
         };
         self.entry_views[i] = views;
-        let Some(ch) = Changes::between(parent, child, views) else {
+        let Some(ch) = changes else {
             self.refresh(child, i);
             return;
         };
-        match (ch.n_added, ch.n_removed) {
-            (1, 1) => self.apply::<1, 1>(&ch, crossed, child, i),
-            (1, 2) => self.apply::<1, 2>(&ch, crossed, child, i),
-            (0, 0) => self.apply::<0, 0>(&ch, crossed, child, i),
-            (2, 2) => self.apply::<2, 2>(&ch, crossed, child, i),
+        let (added, removed) = (ch.added(), ch.removed());
+        match (added.len(), removed.len()) {
+            (1, 1) => self.apply::<1, 1>(added, removed, views, crossed, child, i),
+            (1, 2) => self.apply::<1, 2>(added, removed, views, crossed, child, i),
+            (0, 0) => self.apply::<0, 0>(added, removed, views, crossed, child, i),
+            (2, 2) => self.apply::<2, 2>(added, removed, views, crossed, child, i),
             // No move of chess changes a board otherwise (a quiet move or a promotion: one
             // piece off, one on; a capture or en passant: two off, one on; castling: two and
-            // two, or one and one in Chess960 when the king stays; a null move: nothing).
+            // two, or one and one in Chess960 when the king or the rook stays; a null move:
+            // nothing).
             _ => self.refresh(child, i),
         }
     }
 
-    /// Entry `i` (for `child`) from entry `i − 1` by the `A` added and `S` removed rows of
-    /// `ch`, both views in one kernel call; a view in `crossed` is rebuilt from the per-view
-    /// cache instead.
+    /// Entry `i` (for `child`) from entry `i − 1` by the `A` pieces `added` and the `S`
+    /// pieces `removed` (at least that many each), their rows as `views` read them, both views
+    /// in one kernel call; a view in `crossed` is rebuilt from the per-view cache instead.
     #[inline(always)]
     fn apply<const A: usize, const S: usize>(
         &mut self,
-        ch: &Changes,
+        added: &[(Piece, Square)],
+        removed: &[(Piece, Square)],
+        views: [View; 2],
         crossed: [bool; 2],
         child: &Board,
         i: usize,
     ) {
         self.stats.updates += 1;
-        let added: [[usize; 2]; A] = std::array::from_fn(|k| ch.added[k]);
-        let removed: [[usize; 2]; S] = std::array::from_fn(|k| ch.removed[k]);
+        let added: [[usize; 2]; A] = std::array::from_fn(|k| {
+            let (piece, sq) = added[k];
+            features(piece, sq, views)
+        });
+        let removed: [[usize; 2]; S] = std::array::from_fn(|k| {
+            let (piece, sq) = removed[k];
+            features(piece, sq, views)
+        });
         if crossed[0] || crossed[1] {
             self.apply_crossed(added, removed, crossed, child, i);
             return;
@@ -642,19 +579,5 @@ mod tests {
                 assert_eq!(div.div(x), x / d, "{x} / {d}");
             }
         }
-    }
-
-    #[test]
-    fn changes_of_a_castle_and_a_null_move() {
-        let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1", false).unwrap();
-        let m = pos.parse_uci_move("e1g1").unwrap();
-        pos.make(m);
-        let ch = Changes::between(pos.board_at(0), pos.board_at(1), [View::PLAIN; 2]).unwrap();
-        assert_eq!((ch.n_added, ch.n_removed), (2, 2));
-        assert!(pos.make_null());
-        let ch = Changes::between(pos.board_at(1), pos.board_at(2), [View::PLAIN; 2]).unwrap();
-        assert_eq!((ch.n_added, ch.n_removed), (0, 0));
-        let far = Position::startpos();
-        assert!(Changes::between(pos.board(), far.board(), [View::PLAIN; 2]).is_none());
     }
 }
