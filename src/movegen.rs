@@ -8,7 +8,8 @@
 //! moves along its pin line; the king steps only to squares no enemy piece attacks) and **in
 //! shakmaty's order**, so that each list is exactly `legal_moves()` filtered (the search's
 //! tie-breaks, and so the bench signature, do not change). In check both fall back to the
-//! filtered `legal_moves()` (evasions are few and rare).
+//! filtered `legal_moves()`; the move picker takes all moves in check from [`evasions`], which
+//! generates `legal_moves()` itself, in its order, without shakmaty's list and second check.
 //!
 //! [`is_legal`] answers for one move (the TT move of every node) what shakmaty's `is_legal`
 //! answers by generating the legal moves of the moving role to the target square.
@@ -290,6 +291,110 @@ pub fn quiets<S: QuietSink>(
         if let Some(m) = castle(pos, king, side) {
             sink.push(m);
         }
+    }
+}
+
+/// Legal moves in check (`checkers` not empty), written over `moves`: `pos.legal_moves()`
+/// itself, in its order (the search's tie-breaks): en passant first (kept when it leaves the
+/// king unattacked), then the king's steps to squares no enemy piece attacks and off the
+/// lines of the sliders that check it, then, against a lone checker, the moves that take it
+/// or block its line: pawn captures west then east (promotions after the rest of each),
+/// single pushes (promotions after), double pushes, knights, bishops, rooks, queens. A pinned
+/// piece keeps only moves along its pin line (shakmaty's filter; none such block or take).
+pub fn evasions(pos: &Chess, checkers: Bitboard, moves: &mut MoveList) {
+    debug_assert_eq!(checkers, pos.checkers());
+    debug_assert!(checkers.any());
+    moves.clear();
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        moves.extend(pos.legal_moves());
+        return;
+    };
+    if pos.maybe_ep_square().is_some() {
+        for m in pos.en_passant_moves() {
+            moves.push(m);
+        }
+    }
+    let occupied = board.occupied();
+    // The squares behind the king on a checking slider's line stay attacked once it steps.
+    let mut behind = Bitboard(0);
+    for checker in checkers & board.sliders() {
+        behind |= attacks::ray(checker, king) ^ Bitboard::from_square(checker);
+    }
+    for to in attacks::king_attacks(king) & !pos.us() & !behind {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(normal(Role::King, king, board.role_at(to), to));
+        }
+    }
+    if checkers.more_than_one() {
+        return;
+    }
+    let Some(checker) = checkers.first() else {
+        return;
+    };
+    let target = attacks::between(king, checker) | checkers;
+    let blockers = pinned(pos, king);
+    let safe =
+        |from: Square, to: Square| !blockers.contains(from) || attacks::aligned(from, to, king);
+    let pawns = pos.our(Role::Pawn);
+    for (offset, mask) in pawn_capture_directions(us) {
+        let caps = Bitboard(pawns.0 & mask).shift(offset) & pos.them() & target;
+        for to in caps & !Bitboard::BACKRANKS {
+            let from = from_offset(to, offset);
+            if safe(from, to) {
+                moves.push(normal(Role::Pawn, from, board.role_at(to), to));
+            }
+        }
+        for to in caps & Bitboard::BACKRANKS {
+            let from = from_offset(to, offset);
+            if safe(from, to) {
+                push_promotions(moves, from, to, board.role_at(to));
+            }
+        }
+    }
+    let up = pawn_push(us);
+    let single = pawns.shift(up) & !occupied;
+    for to in single & target & !Bitboard::BACKRANKS {
+        let from = from_offset(to, up);
+        if safe(from, to) {
+            moves.push(normal(Role::Pawn, from, None, to));
+        }
+    }
+    for to in single & target & Bitboard::BACKRANKS {
+        let from = from_offset(to, up);
+        if safe(from, to) {
+            push_promotions(moves, from, to, None);
+        }
+    }
+    for to in single.shift(up) & !occupied & double_push_rank(us) & target {
+        let from = from_offset(to, 2 * up);
+        if safe(from, to) {
+            moves.push(normal(Role::Pawn, from, None, to));
+        }
+    }
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let piece = role.of(us);
+        for from in pos.our(role) {
+            for to in attacks::attacks(from, piece, occupied) & target {
+                if safe(from, to) {
+                    moves.push(normal(role, from, board.role_at(to), to));
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    for promotion in PROMOTIONS {
+        moves.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(promotion),
+        });
     }
 }
 

@@ -387,6 +387,18 @@ impl Position {
         crate::movegen::quiets(self.chess(), self.checkers(), attacked, sink);
     }
 
+    /// The legal moves in check (see [`crate::movegen::evasions`]): [`Self::legal_moves`]
+    /// itself, in its order, written over `moves` (all of them when not in check).
+    #[inline]
+    pub fn gen_evasions(&self, moves: &mut MoveList) {
+        if self.is_check() {
+            crate::movegen::evasions(self.chess(), self.checkers(), moves);
+        } else {
+            moves.clear();
+            moves.extend(self.legal_moves());
+        }
+    }
+
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {

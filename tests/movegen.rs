@@ -3,6 +3,8 @@
 //! the search's tie-breaks), in every position two plies deep from the perft suite and from the
 //! first Chess960 positions of `tests/data/fischer.epd` (both described in tests/data/README.md).
 //! `Position::threats` against shakmaty's attacks piece by piece in all of them.
+//! `Position::gen_evasions` against `legal_moves()` itself (same moves, same order) in every
+//! position in check there and in random games from the perft suite that seek checks.
 //! In every eighth of them and all in check, `Position::is_legal` against shakmaty's `is_legal` for every move a
 //! 16-bit TT entry can name (and some it cannot: wrong pieces, wrong captures).
 
@@ -132,6 +134,11 @@ fn check(pos: &Position, chess960: bool, seen: &mut Seen) {
         "quiets given the threats of {}",
         pos.fen()
     );
+    // In check, the evasion generator is `legal_moves()` itself, in its order.
+    if pos.is_check() {
+        pos.gen_evasions(&mut list);
+        assert_eq!(list.to_vec(), legal.to_vec(), "evasions of {}", pos.fen());
+    }
     let promotions: Vec<Move> = legal.iter().copied().filter(|m| m.is_promotion()).collect();
     assert_eq!(
         pos.promotion_moves().to_vec(),
@@ -224,4 +231,122 @@ fn staged_generators_equal_the_filtered_legal_moves() {
     assert!(seen.pins_dropped > 500, "{seen:?}");
     assert!(seen.candidates_legal > 100_000, "{seen:?}");
     assert!(seen.double_check >= 3, "{seen:?}");
+}
+
+#[derive(Default, Debug)]
+struct EvasionSeen {
+    in_check: usize,
+    double_check: usize,
+    king_steps: usize,
+    king_captures: usize,
+    checker_taken: usize,
+    blocks: usize,
+    en_passant: usize,
+    promotions: usize,
+    /// Positions in check with a piece of ours pinned to the king.
+    pinned: usize,
+}
+
+/// Whether a piece of the side to move stands alone between its king and an enemy slider.
+fn has_pin(pos: &Position) -> bool {
+    use nullwindow::position::attacks;
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    let them = board.by_color(!us);
+    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
+    (snipers & them).into_iter().any(|s| {
+        let b = attacks::between(king, s) & board.occupied();
+        b.count() == 1 && (b & board.by_color(us)).any()
+    })
+}
+
+fn check_evasions(pos: &Position, list: &mut MoveList, seen: &mut EvasionSeen) {
+    let legal = pos.legal_moves();
+    pos.gen_evasions(list);
+    assert_eq!(list.to_vec(), legal.to_vec(), "evasions of {}", pos.fen());
+    let checkers = pos.checkers();
+    seen.in_check += 1;
+    seen.double_check += usize::from(checkers.more_than_one());
+    seen.pinned += usize::from(has_pin(pos));
+    for m in &legal {
+        let king_move = m.role() == nullwindow::position::Role::King;
+        seen.king_steps += usize::from(king_move);
+        seen.king_captures += usize::from(king_move && m.is_capture());
+        seen.en_passant += usize::from(m.is_en_passant());
+        seen.promotions += usize::from(m.is_promotion());
+        if !king_move && !m.is_en_passant() {
+            if checkers.contains(m.to()) {
+                seen.checker_taken += 1;
+            } else {
+                seen.blocks += 1;
+            }
+        }
+    }
+}
+
+/// Random games from every perft-suite position, choosing a checking move when there is one
+/// half of the time (checks are what is tested): the evasions of every position in check on
+/// the way against `legal_moves()`, move for move in order.
+#[test]
+fn evasions_equal_the_legal_moves_in_random_games() {
+    const GAMES: usize = 256;
+    const PLIES: usize = 40;
+    const CHECK_ONE_IN: u64 = 4;
+    let mut seen = EvasionSeen::default();
+    let mut list = MoveList::new();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let starts = fens("perftsuite.epd", false, usize::MAX);
+    assert!(starts.len() > 120, "{}", starts.len());
+    for (fen, chess960) in &starts {
+        for _game in 0..GAMES {
+            let mut pos = Position::from_fen(fen, *chess960).expect(fen);
+            for _ply in 0..PLIES {
+                if pos.is_check() {
+                    check_evasions(&pos, &mut list, &mut seen);
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut m = legal[(next() % legal.len() as u64) as usize];
+                if next() % CHECK_ONE_IN == 0 {
+                    let checks: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&c| {
+                            pos.make(c);
+                            let check = pos.is_check();
+                            pos.unmake();
+                            check
+                        })
+                        .collect();
+                    if !checks.is_empty() {
+                        m = checks[(next() % checks.len() as u64) as usize];
+                    }
+                }
+                pos.make(m);
+            }
+        }
+    }
+    // Every case the generator treats apart must have come up (the games are fixed by the
+    // seed: 118,101 positions in check, 285 double checks, 32 en passant and 32 promotion
+    // evasions, 661 with a pin).
+    assert!(seen.in_check > 100_000, "{seen:?}");
+    assert!(seen.double_check > 200, "{seen:?}");
+    assert!(seen.king_captures > 20_000, "{seen:?}");
+    assert!(seen.checker_taken > 10_000, "{seen:?}");
+    assert!(seen.blocks > 10_000, "{seen:?}");
+    assert!(seen.en_passant > 20, "{seen:?}");
+    assert!(seen.promotions > 20, "{seen:?}");
+    assert!(seen.pinned > 500, "{seen:?}");
 }
