@@ -191,8 +191,10 @@ impl MovePicker {
         self.moves.clear();
         self.keys.clear();
         let mut sink = CaptureScoring {
-            moves: &mut self.moves,
-            keys: &mut self.keys,
+            out: KeyedList {
+                moves: &mut self.moves,
+                keys: &mut self.keys,
+            },
             history,
             us: pos.turn(),
             capthist: self.capthist,
@@ -245,8 +247,10 @@ impl MovePicker {
         self.moves.clear();
         self.keys.clear();
         let mut sink = QuietScoring {
-            moves: &mut self.moves,
-            keys: &mut self.keys,
+            out: KeyedList {
+                moves: &mut self.moves,
+                keys: &mut self.keys,
+            },
             scorer: history.quiet_scorer(&self.cont, pos.turn(), threats),
             special,
             special_from,
@@ -382,24 +386,30 @@ fn key_position(k: i32) -> usize {
     255 - (k & 255) as usize
 }
 
-/// The captures as the generator writes them, each with its selection key: MVV-LVA plus,
-/// with `capthist`, the capture history (the score [`MovePicker::capture_score`] gives the
-/// move, here from its parts).
-struct CaptureScoring<'a> {
+/// The picker's move list and the selection key of each move, as a generator sink fills them.
+struct KeyedList<'a> {
     moves: &'a mut MoveList,
     keys: &'a mut ArrayVec<i32, 256>,
-    history: &'a History,
-    us: crate::position::Color,
-    capthist: bool,
 }
 
-impl CaptureScoring<'_> {
+impl KeyedList<'_> {
+    /// Appends `m` with the key of its ordering `score` at its place in the list.
     #[inline(always)]
     fn write(&mut self, m: Move, score: i32) {
         let i = self.moves.len();
         self.moves.push(m);
         self.keys.push(pick_key(score, i));
     }
+}
+
+/// The captures as the generator writes them, each with its selection key: MVV-LVA plus,
+/// with `capthist`, the capture history (the score [`MovePicker::capture_score`] gives the
+/// move, here from its parts).
+struct CaptureScoring<'a> {
+    out: KeyedList<'a>,
+    history: &'a History,
+    us: crate::position::Color,
+    capthist: bool,
 }
 
 impl CaptureSink for CaptureScoring<'_> {
@@ -421,7 +431,7 @@ impl CaptureSink for CaptureScoring<'_> {
         };
         let mvv_lva =
             role_value(victim) * 16 + promotion.map_or(0, role_value) - role_value(role) / 16;
-        self.write(
+        self.out.write(
             Move::Normal {
                 role,
                 from,
@@ -440,7 +450,7 @@ impl CaptureSink for CaptureScoring<'_> {
         } else {
             0
         };
-        self.write(m, mvv_lva(m) + hist);
+        self.out.write(m, mvv_lva(m) + hist);
     }
 }
 
@@ -448,8 +458,7 @@ impl CaptureSink for CaptureScoring<'_> {
 /// promotion, killer or counter move by its rank, any other by its history (the score the
 /// move picker gives it; a move is known here in parts, so it is not taken apart again).
 struct QuietScoring<'a> {
-    moves: &'a mut MoveList,
-    keys: &'a mut ArrayVec<i32, 256>,
+    out: KeyedList<'a>,
     scorer: QuietScorer<'a>,
     /// The `quiet_key`s of the first killer, the second and the counter move ([`NO_KEY`]:
     /// none).
@@ -475,13 +484,6 @@ impl QuietScoring<'_> {
             self.scorer.score_of(role, f, t)
         }
     }
-
-    #[inline(always)]
-    fn write(&mut self, m: Move, score: i32) {
-        let i = self.moves.len();
-        self.moves.push(m);
-        self.keys.push(pick_key(score, i));
-    }
 }
 
 impl QuietSink for QuietScoring<'_> {
@@ -490,7 +492,7 @@ impl QuietSink for QuietScoring<'_> {
         // `quiet_key` of the move, which is no promotion.
         let qk = role as u32 | (from as u32) << 8 | (to as u32) << 16;
         let s = self.score(qk, role, from as usize, to as usize);
-        self.write(
+        self.out.write(
             Move::Normal {
                 role,
                 from,
@@ -513,7 +515,7 @@ impl QuietSink for QuietScoring<'_> {
         // No killer or counter move comes from here: every move scores by its history.
         for to in targets {
             let s = self.scorer.score_of(role, from as usize, to as usize);
-            self.write(
+            self.out.write(
                 Move::Normal {
                     role,
                     from,
@@ -531,7 +533,7 @@ impl QuietSink for QuietScoring<'_> {
         debug_assert!(!m.is_capture());
         let (qk, role, f, t) = quiet_key(m);
         let s = self.score(qk, role, f, t);
-        self.write(m, s);
+        self.out.write(m, s);
     }
 }
 
