@@ -93,6 +93,21 @@ impl PieceChanges {
         self.n_added += 1;
     }
 
+    /// Calls `toggle` for each piece taken off or put on a square (for the keys, which XOR
+    /// each in or out alike).
+    #[inline]
+    fn for_each(&self, mut toggle: impl FnMut(Square, Piece)) {
+        // Unrolled: every move takes off and puts on one or two pieces (a null move none).
+        for i in 0..2 {
+            if i < self.n_removed as usize {
+                toggle(self.removed[i].1, self.removed[i].0);
+            }
+            if i < self.n_added as usize {
+                toggle(self.added[i].1, self.added[i].0);
+            }
+        }
+    }
+
     /// The changes of `us`'s legal move `m` (None for a drop, which chess never has).
     #[inline]
     fn of_move(us: Color, m: Move) -> Option<PieceChanges> {
@@ -583,12 +598,13 @@ impl Position {
         // The key and the structure keys in one pass over the pieces the move changes.
         let mut key = before.key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
         let mut structure = before.structure;
-        let placed = for_each_placement_change(before.chess.turn(), m, |sq, piece| {
-            let z = piece_key(sq, piece);
-            key ^= z;
-            structure.toggle_key(piece, z);
-        });
-        if placed.is_some() {
+        let changes = PieceChanges::of_move(before.chess.turn(), m);
+        if let Some(ch) = &changes {
+            ch.for_each(|sq, piece| {
+                let z = piece_key(sq, piece);
+                key ^= z;
+                structure.toggle_key(piece, z);
+            });
             if before.chess.castles().castling_rights() != after.chess.castles().castling_rights() {
                 key ^= castling_key(&before.chess) ^ castling_key(&after.chess);
             }
@@ -598,7 +614,7 @@ impl Position {
         }
         after.key = key ^ after.ep_key;
         after.structure = structure;
-        after.changes = PieceChanges::of_move(before.chess.turn(), m);
+        after.changes = changes;
         self.history.push(before.key);
     }
 
@@ -1068,58 +1084,8 @@ fn next_key(before: &Chess, key: u64, m: Move, after: &Chess) -> u64 {
 #[inline]
 fn placement_key(us: Color, key: u64, m: Move) -> Option<u64> {
     let mut k = key ^ Zobrist64::zobrist_for_white_turn().0;
-    for_each_placement_change(us, m, |sq, piece| k ^= piece_key(sq, piece))?;
+    PieceChanges::of_move(us, m)?.for_each(|sq, piece| k ^= piece_key(sq, piece));
     Some(k)
-}
-
-/// Calls `toggle` for each piece that `us`'s move `m` takes off or puts on a square (the
-/// moving piece on both squares, a captured piece, both castling pieces on both of their
-/// squares); None, without a call, for a drop, which chess never has.
-#[inline]
-fn for_each_placement_change(
-    us: Color,
-    m: Move,
-    mut toggle: impl FnMut(Square, Piece),
-) -> Option<()> {
-    match m {
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            toggle(from, role.of(us));
-            toggle(to, promotion.unwrap_or(role).of(us));
-            if let Some(c) = capture {
-                toggle(to, c.of(!us));
-            }
-        }
-        Move::EnPassant { from, to } => {
-            toggle(from, Role::Pawn.of(us));
-            toggle(to, Role::Pawn.of(us));
-            toggle(
-                Square::from_coords(to.file(), from.rank()),
-                Role::Pawn.of(!us),
-            );
-        }
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            let rank = us.backrank();
-            toggle(king, Role::King.of(us));
-            toggle(rook, Role::Rook.of(us));
-            toggle(
-                Square::from_coords(side.king_to_file(), rank),
-                Role::King.of(us),
-            );
-            toggle(
-                Square::from_coords(side.rook_to_file(), rank),
-                Role::Rook.of(us),
-            );
-        }
-        Move::Put { .. } => return None,
-    }
-    Some(())
 }
 
 /// A move in UCI notation for the given castling mode.
