@@ -484,24 +484,27 @@ impl QuietScoring<'_> {
             self.scorer.score_of(role, f, t)
         }
     }
+
+    /// Appends the normal quiet move of `role` from `from` to `to`, scored `s`.
+    #[inline(always)]
+    fn write_normal(&mut self, role: Role, from: Square, to: Square, s: i32) {
+        let m = Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        self.out.write(m, s);
+    }
 }
 
 impl QuietSink for QuietScoring<'_> {
     #[inline(always)]
     fn normal(&mut self, role: Role, from: Square, to: Square) {
-        // `quiet_key` of the move, which is no promotion.
-        let qk = role as u32 | (from as u32) << 8 | (to as u32) << 16;
+        let qk = normal_key(role, from, to, None);
         let s = self.score(qk, role, from as usize, to as usize);
-        self.out.write(
-            Move::Normal {
-                role,
-                from,
-                capture: None,
-                to,
-                promotion: None,
-            },
-            s,
-        );
+        self.write_normal(role, from, to, s);
     }
 
     #[inline(always)]
@@ -515,16 +518,7 @@ impl QuietSink for QuietScoring<'_> {
         // No killer or counter move comes from here: every move scores by its history.
         for to in targets {
             let s = self.scorer.score_of(role, from as usize, to as usize);
-            self.out.write(
-                Move::Normal {
-                    role,
-                    from,
-                    capture: None,
-                    to,
-                    promotion: None,
-                },
-                s,
-            );
+            self.write_normal(role, from, to, s);
         }
     }
 
@@ -561,10 +555,7 @@ fn quiet_key(m: Move) -> (u32, Role, usize, usize) {
             let key = if capture.is_some() {
                 NO_KEY
             } else {
-                role as u32
-                    | (from as u32) << 8
-                    | (to as u32) << 16
-                    | (promotion.map_or(0, |p| p as u32)) << PROMOTION_SHIFT
+                normal_key(role, from, to, promotion)
             };
             (key, role, from as usize, to as usize)
         }
@@ -577,6 +568,15 @@ fn quiet_key(m: Move) -> (u32, Role, usize, usize) {
         Move::EnPassant { from, to } => (NO_KEY, Role::Pawn, from as usize, to as usize),
         Move::Put { role, to } => (NO_KEY, role, 0, to as usize),
     }
+}
+
+/// The [`quiet_key`] of a normal move that captures nothing.
+#[inline(always)]
+fn normal_key(role: Role, from: Square, to: Square, promotion: Option<Role>) -> u32 {
+    role as u32
+        | (from as u32) << 8
+        | (to as u32) << 16
+        | promotion.map_or(0, |p| p as u32) << PROMOTION_SHIFT
 }
 
 /// Captures, promotions to a queen.
