@@ -34,6 +34,16 @@ struct State {
     /// The pieces the move that made this state took off and put on the board (None for the
     /// first state of the stack, whose parent is unknown); a null move changes none.
     changes: Option<PieceChanges>,
+    /// Null moves since the last capture or pawn move: `chess`'s halfmove clock counts them
+    /// (a null move is played as a piece standing still, see [`null_stand_in`]), the rules
+    /// do not, so [`Position::halfmoves`] takes them off. A byte, as `null_fullmoves`: the two
+    /// fit in the padding of a state, which a larger state would make dearer to copy (a search
+    /// path holds at most `MAX_PLY / 2` null moves; [`Position::make_null`] does not count past
+    /// `u8::MAX`).
+    null_halfmoves: u8,
+    /// Black's null moves on the stack, which `chess`'s fullmove number counts (see
+    /// `null_halfmoves`).
+    null_fullmoves: u8,
 }
 
 /// The pieces one move took off the board and put on it, as [`Position::make`] recorded them:
@@ -250,6 +260,8 @@ impl Position {
             structure,
             checkers,
             changes: None,
+            null_halfmoves: 0,
+            null_fullmoves: 0,
         });
         Position {
             states,
@@ -269,7 +281,9 @@ impl Position {
     }
 
     /// The shakmaty board, for the tablebase prober (`crate::tb`). The search and the
-    /// evaluation never use it: they go through the methods of [`Position`].
+    /// evaluation never use it: they go through the methods of [`Position`]. After a null
+    /// move its move counters run ahead ([`Position::halfmoves`] and
+    /// [`Position::fullmoves`] are the rules' ones).
     #[inline]
     pub(crate) fn chess(&self) -> &Chess {
         &self.cur().chess
@@ -309,7 +323,12 @@ impl Position {
 
     /// The position as a FEN.
     pub fn fen(&self) -> String {
-        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+        let mut setup = self.chess().to_setup(EnPassantMode::Legal);
+        setup.halfmoves = self.halfmoves();
+        setup.fullmoves = std::num::NonZeroU32::new(self.fullmoves()).unwrap_or(setup.fullmoves);
+        Fen::try_from(setup)
+            .unwrap_or_else(|e| e.ignore())
+            .to_string()
     }
 
     /// Whether castling moves are written king-takes-rook.
@@ -344,12 +363,14 @@ impl Position {
     /// Plies since the last capture or pawn move.
     #[inline]
     pub fn halfmoves(&self) -> u32 {
-        self.chess().halfmoves()
+        let s = self.cur();
+        s.chess.halfmoves() - u32::from(s.null_halfmoves)
     }
 
     /// Full move number.
     pub fn fullmoves(&self) -> u32 {
-        self.chess().fullmoves().get()
+        let s = self.cur();
+        s.chess.fullmoves().get() - u32::from(s.null_fullmoves)
     }
 
     /// All legal moves.
@@ -593,6 +614,9 @@ impl Position {
         let before = &done[n - 1];
         let after = &mut now[0];
         after.chess.play_unchecked(m);
+        if after.chess.halfmoves() == 0 {
+            after.null_halfmoves = 0;
+        }
         after.checkers = after.chess.checkers();
         after.ep_key = ep_key(&after.chess);
         // The key and the structure keys in one pass over the pieces the move changes.
@@ -669,6 +693,45 @@ impl Position {
         if self.is_check() {
             return false;
         }
+        let s = self.cur();
+        // The turn passes as a piece of ours standing still: the board, the castling rights
+        // and everything but the move counters as shakmaty's `swap_turn` makes them, without
+        // its validation of the whole position (about 700 instructions a null move).
+        let stand_in = if s.null_halfmoves < u8::MAX && s.null_fullmoves < u8::MAX {
+            null_stand_in(&s.chess)
+        } else {
+            None
+        };
+        let Some(m) = stand_in else {
+            return self.make_null_by_setup();
+        };
+        let mut chess = s.chess.clone();
+        chess.play_unchecked(m);
+        // The side now to move is not in check: it was the side not to move of a legal
+        // position.
+        debug_assert_eq!(chess.checkers(), Bitboard::EMPTY);
+        let state = State {
+            chess,
+            key: s.key ^ s.ep_key ^ Zobrist64::zobrist_for_white_turn().0,
+            ep_key: 0,
+            structure: s.structure,
+            checkers: Bitboard::EMPTY,
+            changes: Some(PieceChanges::NONE),
+            null_halfmoves: s.null_halfmoves + 1,
+            null_fullmoves: s.null_fullmoves + u8::from(s.chess.turn() == Color::Black),
+        };
+        let old_key = s.key;
+        // A push, not `make`'s copy in place: a second user of `extend_from_within` took it
+        // out of line in `make`, which paid more than the copy saves here.
+        self.states.push(state);
+        self.history.push(old_key);
+        true
+    }
+
+    /// [`Position::make_null`] through shakmaty's `swap_turn` (which keeps the move counters),
+    /// for a position without a piece that may stand still ([`null_stand_in`]).
+    #[cold]
+    fn make_null_by_setup(&mut self) -> bool {
         let before = self.cur();
         let Ok(swapped) = before.chess.clone().swap_turn() else {
             return false;
@@ -676,6 +739,7 @@ impl Position {
         let old_key = before.key;
         let key = old_key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
         let structure = before.structure;
+        let (null_halfmoves, null_fullmoves) = (before.null_halfmoves, before.null_fullmoves);
         let checkers = swapped.checkers();
         self.states.push(State {
             chess: swapped,
@@ -684,6 +748,8 @@ impl Position {
             structure,
             checkers,
             changes: Some(PieceChanges::NONE),
+            null_halfmoves,
+            null_fullmoves,
         });
         self.history.push(old_key);
         true
@@ -1034,6 +1100,38 @@ fn earlier_occurrences(
 }
 
 /// Zobrist key from scratch.
+/// A move of the side to move's that leaves the board and the castling rights as they are (a
+/// piece "moving" to its own square), so that shakmaty's `play_unchecked` passes the turn and
+/// clears the en passant square as a null move does, and counts one more halfmove (and
+/// fullmove after Black) than a null move: the king without castling rights, else a knight,
+/// bishop or queen, else a rook that no castling right names. None if there is none (the
+/// king and rooks with castling rights only).
+#[inline]
+fn null_stand_in(chess: &Chess) -> Option<Move> {
+    let board = chess.board();
+    let us = chess.turn();
+    let ours = board.by_color(us);
+    let rights = chess.castles().castling_rights();
+    let (role, sq) = if !chess.castles().has_color(us) {
+        (Role::King, board.king_of(us)?)
+    } else if let Some(sq) = (ours & board.knights()).first() {
+        (Role::Knight, sq)
+    } else if let Some(sq) = (ours & board.bishops()).first() {
+        (Role::Bishop, sq)
+    } else if let Some(sq) = (ours & board.queens()).first() {
+        (Role::Queen, sq)
+    } else {
+        (Role::Rook, (ours & board.rooks() & !rights).first()?)
+    };
+    Some(Move::Normal {
+        role,
+        from: sq,
+        capture: None,
+        to: sq,
+        promotion: None,
+    })
+}
+
 fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
@@ -1326,6 +1424,110 @@ mod tests {
         assert_eq!(pos.checkers(), pos.chess().checkers());
         pos.unmake();
         assert_eq!(pos.key(), pos.key_from_scratch());
+    }
+
+    /// A null move is the position shakmaty's `swap_turn` makes (board, side to move, en
+    /// passant square, castling rights with their rooks and paths, move counters, FEN, legal
+    /// moves, checkers, key), whether played as a piece standing still or, without one,
+    /// through `swap_turn` itself; and so are the moves after it. Walked two plies deep (a
+    /// null move or a legal one at each) from the perft suite and 120 Chess960 positions, and
+    /// three plies from positions where null moves follow captures and pawn moves.
+    #[test]
+    fn null_move_is_swap_turn() {
+        fn same(pos: &Position, expected: &Chess, what: &str) {
+            let got = pos.chess();
+            assert_eq!(got.board(), expected.board(), "{what}");
+            assert_eq!(got.turn(), expected.turn(), "{what}");
+            assert_eq!(got.maybe_ep_square(), expected.maybe_ep_square(), "{what}");
+            let (a, b) = (got.castles(), expected.castles());
+            assert_eq!(a.castling_rights(), b.castling_rights(), "{what}");
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    assert_eq!(a.rook(color, side), b.rook(color, side), "{what}");
+                    if b.has(color, side) {
+                        assert_eq!(a.path(color, side), b.path(color, side), "{what}");
+                    }
+                }
+            }
+            assert_eq!(pos.halfmoves(), expected.halfmoves(), "{what}");
+            assert_eq!(pos.fullmoves(), expected.fullmoves().get(), "{what}");
+            let fen = Fen::from_position(expected, EnPassantMode::Legal).to_string();
+            assert_eq!(pos.fen(), fen, "{what}");
+            assert_eq!(pos.legal_moves(), expected.legal_moves(), "{what}");
+            assert_eq!(pos.checkers(), expected.checkers(), "{what}");
+            assert_eq!(pos.key(), pos.key_from_scratch(), "{what}");
+        }
+
+        #[derive(Default)]
+        struct Seen {
+            stand_ins: usize,
+            by_setup: usize,
+            nested: usize,
+        }
+
+        fn walk(pos: &mut Position, shadow: &Chess, depth: u32, nulls: u32, seen: &mut Seen) {
+            let what = format!("{} after {nulls} null moves", pos.fen());
+            same(pos, shadow, &what);
+            if depth == 0 {
+                return;
+            }
+            if !pos.is_check() {
+                if null_stand_in(pos.chess()).is_some() {
+                    seen.stand_ins += 1;
+                } else {
+                    seen.by_setup += 1;
+                }
+                seen.nested += usize::from(nulls > 0);
+                let swapped = shadow.clone().swap_turn().expect("not in check");
+                assert!(pos.make_null(), "{what}");
+                walk(pos, &swapped, depth - 1, nulls + 1, seen);
+                pos.unmake();
+                same(pos, shadow, &what);
+            }
+            for m in pos.legal_moves() {
+                let mut child = shadow.clone();
+                child.play_unchecked(m);
+                pos.make(m);
+                walk(pos, &child, depth - 1, nulls, seen);
+                pos.unmake();
+            }
+        }
+
+        let mut seen = Seen::default();
+        let line = |l: &str| l.split(';').next().unwrap_or("").trim().to_string();
+        let suite = include_str!("../tests/data/perftsuite.epd")
+            .lines()
+            .map(line);
+        let fischer = include_str!("../tests/data/fischer.epd").lines().map(line);
+        let positions = suite
+            .map(|f| (f, false, 2))
+            .chain(fischer.take(120).map(|f| (f, true, 2)))
+            .chain(
+                [
+                    // Kings and rooks with castling rights only: the null move through
+                    // `swap_turn`, and after the rooks or kings move by a stand-in.
+                    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                    "r3k2r/p6p/8/8/8/8/P6P/R3K2R b KQkq - 3 20",
+                    // Captures and pawn moves between null moves (the halfmove clock).
+                    "4k3/1p1n4/2P5/3p4/4P3/5n2/6P1/R3K3 w Q - 7 30",
+                    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+                ]
+                .map(|f| (f.to_string(), false, 3)),
+            );
+        for (fen, chess960, depth) in positions {
+            let Ok(mut pos) = Position::from_fen(&fen, chess960) else {
+                continue;
+            };
+            let shadow = pos.chess().clone();
+            walk(&mut pos, &shadow, depth, 0, &mut seen);
+        }
+        eprintln!(
+            "null moves: {} by a stand-in, {} by swap_turn, {} after another",
+            seen.stand_ins, seen.by_setup, seen.nested
+        );
+        assert!(seen.stand_ins > 5_000, "{}", seen.stand_ins);
+        assert!(seen.by_setup > 100, "{}", seen.by_setup);
+        assert!(seen.nested > 300, "{}", seen.nested);
     }
 
     /// The quick test of `is_insufficient_material` answers as shakmaty's own, with and
