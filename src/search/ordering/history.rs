@@ -209,6 +209,9 @@ pub struct QuietScorer<'a> {
     us: Color,
     threats: Bitboard,
     rows: [&'a ContRow; 3],
+    /// The rows' weights, read once a node in the tune build (where the parameters are
+    /// atomics); the other build folds the constants into the scoring ([`Self::weights`]).
+    #[cfg(feature = "tune")]
     weights: [i32; 3],
 }
 
@@ -216,6 +219,23 @@ pub struct QuietScorer<'a> {
 static ZERO_ROW: ContRow = [[0; 64]; 12];
 
 impl QuietScorer<'_> {
+    /// The weights of the continuation rows 1, 2 and 4 plies back (in halves).
+    #[inline(always)]
+    fn weights(&self) -> [i32; 3] {
+        #[cfg(feature = "tune")]
+        {
+            self.weights
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            [
+                conthist_weight_1(),
+                conthist_weight_2(),
+                conthist_weight_4(),
+            ]
+        }
+    }
+
     /// Butterfly history plus the weighted continuation scores (in halves) of quiet move `m`:
     /// the same value as the butterfly [`History::score`] plus [`History::cont_scores`]
     /// weighted.
@@ -237,9 +257,10 @@ impl QuietScorer<'_> {
             role,
         });
         let slot = threat_slot(self.threats, f, t);
-        let s = self.rows[0][p][t] as i32 * self.weights[0]
-            + self.rows[1][p][t] as i32 * self.weights[1]
-            + self.rows[2][p][t] as i32 * self.weights[2];
+        let w = self.weights();
+        let s = self.rows[0][p][t] as i32 * w[0]
+            + self.rows[1][p][t] as i32 * w[1]
+            + self.rows[2][p][t] as i32 * w[2];
         self.butterfly[slot][f][t] as i32 + s / 2
     }
 }
@@ -284,8 +305,8 @@ impl History {
         self.quiet_scorer(ctx, us, threats).score(m)
     }
 
-    /// [`Self::quiet_score`] for the quiet moves of one node: the continuation rows and the
-    /// weights looked up once, not for every move.
+    /// [`Self::quiet_score`] for the quiet moves of one node: the continuation rows (and in
+    /// the tune build the weights) looked up once, not for every move.
     #[inline]
     pub fn quiet_scorer(&self, ctx: &ContContext, us: Color, threats: Bitboard) -> QuietScorer<'_> {
         QuietScorer {
@@ -293,6 +314,7 @@ impl History {
             us,
             threats,
             rows: [0, 1, 2].map(|i| ctx[i].map_or(&ZERO_ROW, |k| &self.cont[k.0 as usize])),
+            #[cfg(feature = "tune")]
             weights: [
                 conthist_weight_1(),
                 conthist_weight_2(),
