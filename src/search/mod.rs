@@ -214,6 +214,11 @@ pub struct IterationInfo {
 pub trait Reporter {
     /// A PV line of a completed (or cut) iteration.
     fn iteration(&mut self, info: &IterationInfo);
+    /// Whether [`Reporter::iteration`] reads its lines: a reporter that ignores them saves
+    /// the search making them (the table's fill is counted over a thousand slots a line).
+    fn wants_iterations(&self) -> bool {
+        true
+    }
     /// The main thread starts searching root move `mv` of iteration `depth`, the `number`-th
     /// searched in this iteration (1-based, counted across the MultiPV lines). Sent only after
     /// [`CURRMOVE_AFTER_MS`] of search.
@@ -229,6 +234,10 @@ pub trait Reporter {
 pub struct SilentReporter;
 impl Reporter for SilentReporter {
     fn iteration(&mut self, _info: &IterationInfo) {}
+
+    fn wants_iterations(&self) -> bool {
+        false
+    }
 }
 
 /// What a search returns.
@@ -610,8 +619,10 @@ impl Searcher {
                 if self.stopped {
                     break;
                 }
-                for (i, rm) in root_moves.iter().enumerate().take(pv_idx + 1) {
-                    reporter.iteration(&self.info(depth, i, rm, ScoreBound::Exact));
+                if reporter.wants_iterations() {
+                    for (i, rm) in root_moves.iter().enumerate().take(pv_idx + 1) {
+                        reporter.iteration(&self.info(depth, i, rm, ScoreBound::Exact));
+                    }
                 }
             }
             if self.stopped {

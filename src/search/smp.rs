@@ -264,6 +264,10 @@ impl Reporter for MainReporter<'_> {
         self.inner.iteration(info);
     }
 
+    fn wants_iterations(&self) -> bool {
+        self.inner.wants_iterations()
+    }
+
     fn iteration_done(&mut self, depth: u32, score: i32, stats: &SearchStats) {
         self.inner.iteration_done(depth, score, stats);
     }
