@@ -609,6 +609,9 @@ impl Searcher {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut noisy_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let lmp_limit = (lmp_base() + depth * depth) / if improving { 1 } else { 2 };
+        // The parts of late move pruning's condition (7a) that hold for the whole node.
+        let lmp_armed =
+            self.features.lmp && depth <= lmp_depth() && !in_check && pos.has_non_pawn_material(us);
 
         while let Some(m) = picker.next(pos, &self.history) {
             if Some(m) == excluded {
@@ -830,6 +833,20 @@ impl Searcher {
                     self.etc_probe(pos, Some(m), depth, alpha, beta, ply, key, raw_eval)
             {
                 return s;
+            }
+
+            // 7e. Late move pruning (7a) now skips every quiet move the picker would yield: its
+            // condition only grows true as moves are searched. Said before the picker reaches
+            // the quiets, it generates only the quiet queen promotions (which 7a does not
+            // prune), in the order it would have yielded them, instead of every quiet move
+            // for the first to be pruned.
+            if lmp_armed
+                && !picker.skip_quiets
+                && moves_tried as i32 >= lmp_limit
+                && best_score > -MATE_IN_MAX
+            {
+                picker.skip_quiets = true;
+                self.stats.moves_pruned += 1;
             }
         }
 
