@@ -331,7 +331,6 @@ impl Searcher {
                 return tt_score;
             }
         }
-        let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
 
         // Step 2b. Syzygy WDL probe right after a capture or pawn move (see `syzygy.rs`): a
         // result that decides the window is returned; in PV nodes a bound caps the result.
@@ -502,6 +501,13 @@ impl Searcher {
                     }
                 }
             }
+        }
+
+        // The TT move, unpacked (and checked for legality) only now: the node's own pruning
+        // above returns without it.
+        let tt_move = tt.and_then(|e| pos.unpack_move(e.mv));
+
+        if !PV && !in_check && excluded.is_none() {
             // 4d. ProbCut: a capture that beats beta by a margin in a reduced search.
             let rbeta = beta + probcut_margin();
             if self.features.probcut
