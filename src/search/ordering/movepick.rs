@@ -168,10 +168,7 @@ impl MovePicker {
         }
         // The greatest key is the highest score's, of those the first one's (the least
         // position): one maximum, which vectorises, gives both.
-        let top = self.keys[self.idx..n]
-            .iter()
-            .copied()
-            .fold(i32::MIN, i32::max);
+        let top = max_key(&self.keys[self.idx..n]);
         let best = key_position(top);
         debug_assert!(self.idx <= best && best < n);
         // The move at `idx` goes to `best`: its key says so.
@@ -370,6 +367,35 @@ fn pick_key(score: i32, i: usize) -> i32 {
     debug_assert!((-(1 << 23)..1 << 23).contains(&score), "{score}");
     debug_assert!(i < 256);
     score << KEY_SHIFT | (255 - i as i32)
+}
+
+/// The greatest of `keys` (`i32::MIN` for none). A maximum may read an element twice, so the
+/// tail that does not fill a block of eight is read as the last eight (or for four to seven
+/// keys as the first four and the last four), not one by one after the blocks.
+#[inline(always)]
+fn max_key(keys: &[i32]) -> i32 {
+    #[inline(always)]
+    fn block<const N: usize>(acc: &mut [i32; N], c: &[i32]) {
+        for j in 0..N {
+            acc[j] = acc[j].max(c[j]);
+        }
+    }
+    let n = keys.len();
+    if n >= 8 {
+        let mut acc = [i32::MIN; 8];
+        for c in keys.chunks_exact(8) {
+            block(&mut acc, c);
+        }
+        block(&mut acc, &keys[n - 8..]);
+        acc.into_iter().fold(i32::MIN, i32::max)
+    } else if n >= 4 {
+        let mut acc = [i32::MIN; 4];
+        block(&mut acc, &keys[..4]);
+        block(&mut acc, &keys[n - 4..]);
+        acc.into_iter().fold(i32::MIN, i32::max)
+    } else {
+        keys.iter().copied().fold(i32::MIN, i32::max)
+    }
 }
 
 /// The list position a [`pick_key`] holds.
@@ -705,6 +731,30 @@ mod tests {
             let mut pos = Position::from_fen(fen, false).unwrap();
             let expected = perft(&mut pos, depth);
             assert_eq!(picker_perft(&mut pos, depth, &h), expected, "{fen}");
+        }
+    }
+
+    /// The blockwise maximum of the keys, its tail read as overlapping blocks, is the plain
+    /// maximum for every length (none to several blocks and a tail of each size) and wherever
+    /// the greatest key stands.
+    #[test]
+    fn max_key_is_the_maximum() {
+        let mut seed = 99u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as i32 - (1 << 30)
+        };
+        for n in 0..=40 {
+            for top_at in 0..n.max(1) {
+                let mut keys: Vec<i32> = (0..n).map(|_| next()).collect();
+                if n > 0 {
+                    keys[top_at] = i32::MAX - 1;
+                }
+                let plain = keys.iter().copied().fold(i32::MIN, i32::max);
+                assert_eq!(max_key(&keys), plain, "{n} keys, greatest at {top_at}");
+            }
         }
     }
 
