@@ -33,13 +33,18 @@ PROFDATA ?= $(shell for p in llvm-profdata-22 llvm-profdata-21 llvm-profdata-20 
 	$(wildcard $(HOME)/.rustup/toolchains/*/lib/rustlib/*/bin/llvm-profdata) llvm-profdata; do \
 	command -v $$p && break; done)
 PGO_DIR := $(CURDIR)/target/pgo-data
+# Extra rustc flags of both pgo builds, e.g. PGO_RUSTFLAGS=-Ctarget-cpu=x86-64-v3 for a binary
+# that runs only on CPUs with AVX2, BMI2 and their kin (the datagen loop's build where the CPU has
+# them: the same games, about 7% less CPU time a game than the portable pgo build,
+# docs/history/measurements.md, "The fourth round").
+PGO_RUSTFLAGS ?=
 pgo:
 	@test -n "$(PROFDATA)" || { echo "make pgo: no llvm-profdata (set PROFDATA=...)"; exit 1; }
 	rm -rf $(PGO_DIR)
-	RUSTFLAGS="-Cprofile-generate=$(PGO_DIR)" $(CARGO) build --release --locked --target-dir target/pgo-gen
+	RUSTFLAGS="-Cprofile-generate=$(PGO_DIR) $(PGO_RUSTFLAGS)" $(CARGO) build --release --locked --target-dir target/pgo-gen
 	target/pgo-gen/release/nullwindow bench > /dev/null
 	$(PROFDATA) merge -o $(PGO_DIR)/merged.profdata $(PGO_DIR)
-	RUSTFLAGS="-Cprofile-use=$(PGO_DIR)/merged.profdata" $(CARGO) build --release --locked --target-dir target/pgo
+	RUSTFLAGS="-Cprofile-use=$(PGO_DIR)/merged.profdata $(PGO_RUSTFLAGS)" $(CARGO) build --release --locked --target-dir target/pgo
 	target/pgo/release/nullwindow bench | tail -1
 	@if [ "$(EXE)" != "nullwindow" ]; then cp target/pgo/release/nullwindow $(EXE); fi
 

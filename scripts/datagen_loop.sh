@@ -58,6 +58,21 @@ seg_args() { # REV
         ${DATAGEN_THREADS:+DATAGEN_THREADS=$DATAGEN_THREADS} datagen-args
 }
 
+# The loop's binary runs only here, so it is built for this CPU's level where the CPU has every
+# feature of x86-64-v3 (the same games: the search is integer arithmetic; about 7% less CPU a
+# game). LOOP_RUSTFLAGS in the environment overrides it (empty: the portable build).
+loop_rustflags() {
+    if [ -n "${LOOP_RUSTFLAGS+set}" ]; then
+        echo "$LOOP_RUSTFLAGS"
+        return
+    fi
+    local f
+    for f in avx2 bmi1 bmi2 fma abm movbe f16c xsave; do
+        grep -qw "$f" /proc/cpuinfo 2> /dev/null || return 0
+    done
+    echo "-Ctarget-cpu=x86-64-v3"
+}
+
 # Builds REV (once) and prints the binary's path; its Bench goes to $LOOP/bin/REV.bench.
 build_rev() { # REV
     local rev=$1 bin=$LOOP/bin/nullwindow-$1 src=$LOOP/src-$1
@@ -69,9 +84,11 @@ build_rev() { # REV
     rm -rf "$src" && mkdir -p "$src"
     git archive "$rev" | tar -x -C "$src" || return 1
     say "building $rev in $src"
-    if nice -n 19 make -C "$src" pgo >> "$LOOP/build.log" 2>&1; then
+    local flags
+    flags=$(loop_rustflags)
+    if nice -n 19 make -C "$src" pgo PGO_RUSTFLAGS="$flags" >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/pgo/release/nullwindow" "$bin"
-        say "built $rev (make pgo)"
+        say "built $rev (make pgo${flags:+ PGO_RUSTFLAGS=$flags})"
     elif nice -n 19 make -C "$src" build >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/release/nullwindow" "$bin"
         say "built $rev (plain build: make pgo failed, see $LOOP/build.log)"
