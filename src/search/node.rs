@@ -615,7 +615,7 @@ impl Searcher {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut noisy_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let lmp_limit = (lmp_base() + depth * depth) / if improving { 1 } else { 2 };
-        // The parts of late move pruning's condition (7a) that hold for the whole node.
+        // The parts of late move pruning's condition (7a, 7e) that hold for the whole node.
         let lmp_armed =
             self.features.lmp && depth <= lmp_depth() && !in_check && pos.has_non_pawn_material(us);
 
@@ -628,11 +628,7 @@ impl Searcher {
             // 7a. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_IN_MAX && pos.has_non_pawn_material(us) {
                 if quiet {
-                    if self.features.lmp
-                        && depth <= lmp_depth()
-                        && moves_tried as i32 >= lmp_limit
-                        && !in_check
-                    {
+                    if lmp_armed && moves_tried as i32 >= lmp_limit {
                         picker.skip_quiets = true;
                         self.stats.moves_pruned += 1;
                         continue;

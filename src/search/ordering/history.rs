@@ -218,6 +218,17 @@ pub struct QuietScorer<'a> {
 /// The row a missing continuation row reads: all zero.
 static ZERO_ROW: ContRow = [[0; 64]; 12];
 
+/// The weights of the continuation rows 1, 2 and 4 plies back (in halves), as the parameters
+/// give them now.
+#[inline(always)]
+fn cont_weights() -> [i32; 3] {
+    [
+        conthist_weight_1(),
+        conthist_weight_2(),
+        conthist_weight_4(),
+    ]
+}
+
 impl QuietScorer<'_> {
     /// The weights of the continuation rows 1, 2 and 4 plies back (in halves).
     #[inline(always)]
@@ -228,11 +239,7 @@ impl QuietScorer<'_> {
         }
         #[cfg(not(feature = "tune"))]
         {
-            [
-                conthist_weight_1(),
-                conthist_weight_2(),
-                conthist_weight_4(),
-            ]
+            cont_weights()
         }
     }
 
@@ -315,11 +322,7 @@ impl History {
             threats,
             rows: [0, 1, 2].map(|i| ctx[i].map_or(&ZERO_ROW, |k| &self.cont[k.0 as usize])),
             #[cfg(feature = "tune")]
-            weights: [
-                conthist_weight_1(),
-                conthist_weight_2(),
-                conthist_weight_4(),
-            ],
+            weights: cont_weights(),
         }
     }
 
