@@ -1099,7 +1099,6 @@ fn earlier_occurrences(
         .map(move |(i, _)| len - 4 - 2 * i)
 }
 
-/// Zobrist key from scratch.
 /// A move of the side to move's that leaves the board and the castling rights as they are (a
 /// piece "moving" to its own square), so that shakmaty's `play_unchecked` passes the turn and
 /// clears the en passant square as a null move does, and counts one more halfmove (and
@@ -1132,6 +1131,7 @@ fn null_stand_in(chess: &Chess) -> Option<Move> {
     })
 }
 
+/// Zobrist key from scratch.
 fn full_key(chess: &Chess) -> u64 {
     chess.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
