@@ -179,6 +179,13 @@ fn the_loop_builds_restarts_rotates_and_records() {
         let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
         p != first && alive(&p)
     });
+    // The pid file is written just before the log line: wait for the line too.
+    wait_for("the restart's log line", || {
+        read(&loop_dir.join("loop.log"))
+            .matches("datagen gen1 started")
+            .count()
+            >= 2
+    });
     let log = read(&loop_dir.join("loop.log"));
     assert_eq!(log.matches("datagen gen1 started").count(), 2, "{log}");
 
