@@ -163,7 +163,7 @@ impl Record {
         let mut board = Board::empty();
         for (i, sq) in occ.into_iter().enumerate() {
             let nib = (b[8 + i / 2] >> (4 * (i % 2))) & 0xf;
-            let role = role_from_code(nib & 7).ok_or(format!("bad piece code {nib}"))?;
+            let role = role_from_code(nib & 7).ok_or_else(|| format!("bad piece code {nib}"))?;
             let color = if nib & 8 != 0 {
                 Color::Black
             } else {
