@@ -794,11 +794,10 @@ fn mean_abs_output(model: &Model, samples: &[Sample]) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
-/// The SCALE that gives `model`'s evaluations (now `scale` centipawns per unit) the mean size
-/// of `reference`'s (in the same units) over `probe`, within the header's range 1..=100000.
-fn matched_scale(model: &Model, reference: &Model, probe: &[Sample], scale: u32) -> u32 {
-    let ours = mean_abs_output(model, probe);
-    let theirs = mean_abs_output(reference, probe);
+/// The SCALE that gives evaluations of mean size `ours` (now `scale` centipawns per unit) the
+/// mean size `theirs` (in the same units; see [`mean_abs_output`]), within the header's range
+/// 1..=100000.
+fn matched_scale(ours: f64, theirs: f64, scale: u32) -> u32 {
     if ours <= 0.0 || !ours.is_finite() || !theirs.is_finite() {
         return scale;
     }
@@ -844,10 +843,13 @@ pub fn run(
     let model = train(o, samples, progress)?;
     let scale = match size_reference(o)? {
         Some(reference) => {
-            let scale = matched_scale(&model, &reference, &probe, o.scale);
+            // Each mean once: the scale and the report read the same figures.
+            let ours = mean_abs_output(&model, &probe);
+            let theirs = mean_abs_output(&reference, &probe);
+            let scale = matched_scale(ours, theirs, o.scale);
             let _ = progress(&Progress::Sized {
-                ours: mean_abs_output(&model, &probe) * o.scale as f64,
-                theirs: mean_abs_output(&reference, &probe) * o.scale as f64,
+                ours: ours * o.scale as f64,
+                theirs: theirs * o.scale as f64,
                 scale,
             });
             scale

@@ -363,6 +363,19 @@ impl Model {
 
     /// The float output (win-probability logit; × SCALE for centipawns) for a sample.
     pub fn forward(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
+            // calling a function compiled with it enabled.
+            return unsafe { forward_avx2(self, s, scratch) };
+        }
+        self.forward_portable(s, scratch)
+    }
+
+    /// [`Model::forward`] without the AVX2 dispatch (the same bits: the sums run in fixed
+    /// lanes).
+    #[inline(always)]
+    fn forward_portable(&self, s: &Sample, scratch: &mut Scratch) -> f32 {
         let l = self.layout();
         forward_body(
             &self.params,
@@ -465,6 +478,13 @@ fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut
         &mut scratch.acc_stm,
         &mut scratch.acc_nstm,
     )
+}
+
+/// [`Model::forward`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn forward_avx2(m: &Model, s: &Sample, scratch: &mut Scratch) -> f32 {
+    m.forward_portable(s, scratch)
 }
 
 /// `Σ screlu(a_i)·w_i`, summed in [`LANES`] fixed lanes.
@@ -998,6 +1018,10 @@ mod tests {
                     .zip(&portable)
                     .all(|(a, b)| a.to_bits() == b.to_bits())
             );
+            for s in &samples {
+                let fast = m.forward(s, &mut sc);
+                assert_eq!(fast.to_bits(), m.forward_portable(s, &mut sc).to_bits());
+            }
         }
     }
 
