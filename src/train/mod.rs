@@ -423,8 +423,9 @@ struct Worker {
 }
 
 /// Fills `workers[t].grad` with the gradient of `batch`'s `t`-th slice (one scoped thread
-/// each; slice 0 on this thread), then sums them into `workers[0].grad` in thread order and
-/// returns the summed loss.
+/// each; slice 0 on this thread) and returns the summed loss. With three workers or more,
+/// their gradients are summed into `workers[0].grad` in thread order; two are left apart
+/// for the optimiser to add as it reads them (the same sums: [`AdamW::step_of_sum`]).
 fn batch_gradients(
     model: &Model,
     samples: &[Sample],
@@ -455,8 +456,10 @@ fn batch_gradients(
     };
     let mut loss = first.loss;
     for w in rest.iter() {
-        for (g, &x) in first.grad.iter_mut().zip(&w.grad) {
-            *g += x;
+        if rest.len() > 1 {
+            for (g, &x) in first.grad.iter_mut().zip(&w.grad) {
+                *g += x;
+            }
         }
         loss += w.loss;
     }
@@ -620,10 +623,14 @@ pub fn train(
                 .schedule
                 .rate(o.lr, o.lr_gamma, epoch, adam.t, total_steps);
             loss += batch_gradients(&model, &set, b, &mut workers);
-            let grad = &workers[0].grad;
-            adam.step(
+            let (grad, more) = match &workers[..] {
+                [first, second] => (&first.grad, Some(&second.grad[..])),
+                _ => (&workers[0].grad, None),
+            };
+            adam.step_of_sum(
                 &mut model.params,
                 grad,
+                more,
                 1.0 / b.len() as f32,
                 lr,
                 o.wd,

@@ -119,6 +119,24 @@ impl AdamW {
         anchor: Option<&[f32]>,
         segments: &[(Range<usize>, bool)],
     ) {
+        self.step_of_sum(params, grad, None, grad_scale, lr, wd, anchor, segments);
+    }
+
+    /// [`AdamW::step`] on the gradient `grad + more` (summed element by element as it is
+    /// read, the same bits as adding `more` into `grad` first), with `more` empty when absent:
+    /// a two-thread run's gradients need no pass of their own to be added up.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_of_sum(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        more: Option<&[f32]>,
+        grad_scale: f32,
+        lr: f32,
+        wd: f32,
+        anchor: Option<&[f32]>,
+        segments: &[(Range<usize>, bool)],
+    ) {
         self.t += 1;
         let c1 = 1.0 / (1.0 - (BETA1 as f64).powf(self.t as f64)) as f32;
         let c2 = 1.0 / (1.0 - (BETA2 as f64).powf(self.t as f64)) as f32;
@@ -132,23 +150,100 @@ impl AdamW {
             ) else {
                 continue;
             };
+            let more = more.and_then(|x| x.get(range.clone()));
             // The decay's pull toward the anchor: `(1 − keep)·a` puts back what `keep` takes.
             let anchor = anchor.and_then(|a| a.get(range.clone()));
-            for (i, (((p, &g), m), v)) in p
-                .iter_mut()
-                .zip(g)
-                .zip(m.iter_mut())
-                .zip(v.iter_mut())
-                .enumerate()
-            {
-                let g = g * grad_scale;
-                *m = BETA1 * *m + (1.0 - BETA1) * g;
-                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-                let upd = (*m * c1) / ((*v * c2).sqrt() + EPSILON);
-                let back = anchor.map_or(0.0, |a| (1.0 - keep) * a[i]);
-                *p = (*p * keep + back - lr * upd).clamp(-CLIP, CLIP);
+            let k = Coefs {
+                grad_scale,
+                c1,
+                c2,
+                keep,
+                lr,
+            };
+            let s = Slices {
+                p,
+                g,
+                more,
+                m,
+                v,
+                anchor,
+            };
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above), the only requirement
+                // of calling a function compiled with it enabled.
+                unsafe { update_avx2(s, k) };
+                continue;
             }
+            update(s, k);
         }
+    }
+}
+
+/// The scalars of one step over one segment.
+#[derive(Clone, Copy)]
+struct Coefs {
+    grad_scale: f32,
+    c1: f32,
+    c2: f32,
+    keep: f32,
+    lr: f32,
+}
+
+/// The arrays of one segment (all of `p`'s length).
+struct Slices<'a> {
+    p: &'a mut [f32],
+    g: &'a [f32],
+    more: Option<&'a [f32]>,
+    m: &'a mut [f32],
+    v: &'a mut [f32],
+    anchor: Option<&'a [f32]>,
+}
+
+/// [`update`] compiled for AVX2 (the same bits: element by element, no fused multiply-add).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn update_avx2(s: Slices, k: Coefs) {
+    update(s, k);
+}
+
+/// The update of each parameter of a segment, one loop for each case (a second gradient
+/// or not, an anchor or not) so that each is a plain vector loop.
+#[inline(always)]
+fn update(s: Slices, k: Coefs) {
+    match (s.more, s.anchor) {
+        (None, None) => update_lanes::<false, false>(s.p, s.g, &[], s.m, s.v, &[], k),
+        (Some(x), None) => update_lanes::<true, false>(s.p, s.g, x, s.m, s.v, &[], k),
+        (None, Some(a)) => update_lanes::<false, true>(s.p, s.g, &[], s.m, s.v, a, k),
+        (Some(x), Some(a)) => update_lanes::<true, true>(s.p, s.g, x, s.m, s.v, a, k),
+    }
+}
+
+/// `p ← clamp(p·keep + (1 − keep)·a − lr·m̂/(√v̂ + ε))` element by element, the gradient
+/// `(g + more)·grad_scale` (`more` read only with `MORE`, `a` only with `ANCHOR`, otherwise
+/// the term is `0.0`: the same operations as ever, so the same bits).
+#[inline(always)]
+fn update_lanes<const MORE: bool, const ANCHOR: bool>(
+    p: &mut [f32],
+    g: &[f32],
+    more: &[f32],
+    m: &mut [f32],
+    v: &mut [f32],
+    a: &[f32],
+    k: Coefs,
+) {
+    let n = p.len();
+    let (g, m, v) = (&g[..n], &mut m[..n], &mut v[..n]);
+    let more = if MORE { &more[..n] } else { &more[..0] };
+    let a = if ANCHOR { &a[..n] } else { &a[..0] };
+    for i in 0..n {
+        let g = if MORE { g[i] + more[i] } else { g[i] };
+        let g = g * k.grad_scale;
+        m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+        v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+        let upd = (m[i] * k.c1) / ((v[i] * k.c2).sqrt() + EPSILON);
+        let back = if ANCHOR { (1.0 - k.keep) * a[i] } else { 0.0 };
+        p[i] = (p[i] * k.keep + back - k.lr * upd).clamp(-CLIP, CLIP);
     }
 }
 
