@@ -25,7 +25,7 @@ use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, Network, QA, QB, View, outpu
 
 use std::ops::Range;
 
-use super::data::{Rng, Sample, mirror, sigmoid};
+use super::data::{MAX_FEATURES, Rng, Sample, mirror, sigmoid};
 
 /// Lanes of the manual dot-product reductions: the hidden size is a multiple of it, and a
 /// fixed lane count makes the sums the same on every instruction set.
@@ -419,8 +419,7 @@ impl Model {
             &self.inputs,
             samples,
             grad,
-            &mut scratch.acc_stm,
-            &mut scratch.acc_nstm,
+            scratch,
         )
     }
 
@@ -469,15 +468,7 @@ impl Model {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut Scratch) -> f64 {
-    gradients_body(
-        &m.params,
-        m.layout(),
-        &m.inputs,
-        samples,
-        grad,
-        &mut scratch.acc_stm,
-        &mut scratch.acc_nstm,
-    )
+    gradients_body(&m.params, m.layout(), &m.inputs, samples, grad, scratch)
 }
 
 /// [`Model::forward`] compiled for AVX2.
@@ -512,6 +503,25 @@ fn full_blocks(n: usize) -> usize {
     n / BLOCK * BLOCK
 }
 
+/// The feature-weight rows of a sample, feature by feature: the side to move's row, the other
+/// perspective's, and with a factoriser the shared rows of the same two features (as each view
+/// reads them, mirroring included; without one, the first two again, unread). Worked out once
+/// per sample, not once per block of hidden units.
+type Rows = [[usize; 4]; MAX_FEATURES];
+
+/// The rows of `feats` read through `views` (see [`Rows`]); only the first `feats.len()` are set.
+#[inline(always)]
+fn sample_rows(feats: &[u16], views: [View; 2], factor: Option<usize>, rows: &mut Rows) {
+    for (r, &f) in rows.iter_mut().zip(feats) {
+        let f = f as usize;
+        let (row_s, row_n) = (views[0].row(f), views[1].row(mirror(f)));
+        *r = match factor {
+            Some(base) => [row_s, row_n, base + row_s % INPUTS, base + row_n % INPUTS],
+            None => [row_s, row_n, row_s, row_n],
+        };
+    }
+}
+
 /// Hidden units `off..off + B` of both accumulators: the bias plus the feature rows, summed
 /// in registers.
 #[inline(always)]
@@ -520,9 +530,8 @@ fn accumulate_block<const B: usize>(
     w: &[f32],
     n: usize,
     off: usize,
-    feats: &[u16],
-    views: [View; 2],
-    factor: Option<usize>,
+    rows: &[[usize; 4]],
+    factor: bool,
     bias: &[f32],
     acc_s: &mut [f32],
     acc_n: &mut [f32],
@@ -530,9 +539,7 @@ fn accumulate_block<const B: usize>(
     let mut rs = [0.0f32; B];
     rs.copy_from_slice(&bias[off..][..B]);
     let mut rn = rs;
-    for &f in feats {
-        let f = f as usize;
-        let (row_s, row_n) = (views[0].row(f), views[1].row(mirror(f)));
+    for &[row_s, row_n, fac_s, fac_n] in rows {
         let ws = &w[row_s * n + off..][..B];
         let wn = &w[row_n * n + off..][..B];
         for (r, &x) in rs.iter_mut().zip(ws) {
@@ -541,10 +548,10 @@ fn accumulate_block<const B: usize>(
         for (r, &x) in rn.iter_mut().zip(wn) {
             *r += x;
         }
-        if let Some(base) = factor {
-            // The shared row of the same feature (as the view reads it, mirroring included).
-            let ws = &w[(base + row_s % INPUTS) * n + off..][..B];
-            let wn = &w[(base + row_n % INPUTS) * n + off..][..B];
+        if factor {
+            // The shared row of the same feature.
+            let ws = &w[fac_s * n + off..][..B];
+            let wn = &w[fac_n * n + off..][..B];
             for (r, &x) in rs.iter_mut().zip(ws) {
                 *r += x;
             }
@@ -557,17 +564,15 @@ fn accumulate_block<const B: usize>(
     acc_n[off..][..B].copy_from_slice(&rn);
 }
 
-/// Adds hidden units `off..off + B` of the accumulator gradients to the rows of the active
-/// features in the feature-weight gradient (the gradients held in registers).
+/// Adds hidden units `off..off + B` of the accumulator gradients to the sample's feature rows
+/// of the feature-weight gradient (the gradients held in registers).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn scatter_block<const B: usize>(
     g_w: &mut [f32],
     n: usize,
     off: usize,
-    feats: &[u16],
-    views: [View; 2],
-    factor: Option<usize>,
+    rows: &[[usize; 4]],
+    factor: bool,
     d_s: &[f32],
     d_n: &[f32],
 ) {
@@ -575,26 +580,18 @@ fn scatter_block<const B: usize>(
     rs.copy_from_slice(&d_s[off..][..B]);
     let mut rn = [0.0f32; B];
     rn.copy_from_slice(&d_n[off..][..B]);
-    for &f in feats {
-        let f = f as usize;
-        let (row_s, row_n) = (views[0].row(f), views[1].row(mirror(f)));
+    for &[row_s, row_n, fac_s, fac_n] in rows {
         for (g, &x) in g_w[row_s * n + off..][..B].iter_mut().zip(&rs) {
             *g += x;
         }
         for (g, &x) in g_w[row_n * n + off..][..B].iter_mut().zip(&rn) {
             *g += x;
         }
-        if let Some(base) = factor {
-            for (g, &x) in g_w[(base + row_s % INPUTS) * n + off..][..B]
-                .iter_mut()
-                .zip(&rs)
-            {
+        if factor {
+            for (g, &x) in g_w[fac_s * n + off..][..B].iter_mut().zip(&rs) {
                 *g += x;
             }
-            for (g, &x) in g_w[(base + row_n % INPUTS) * n + off..][..B]
-                .iter_mut()
-                .zip(&rn)
-            {
+            for (g, &x) in g_w[fac_n * n + off..][..B].iter_mut().zip(&rn) {
                 *g += x;
             }
         }
@@ -620,18 +617,33 @@ fn forward_body(
     acc_s: &mut [f32],
     acc_n: &mut [f32],
 ) -> f32 {
+    let mut rows = [[0; 4]; MAX_FEATURES];
+    let feats = s.features();
+    sample_rows(feats, s.views(inputs), l.factor, &mut rows);
+    forward_rows(p, l, &rows[..feats.len()], k, acc_s, acc_n)
+}
+
+/// [`forward_body`] on the sample's rows (see [`sample_rows`]).
+#[inline(always)]
+fn forward_rows(
+    p: &[f32],
+    l: Layout,
+    rows: &[[usize; 4]],
+    k: usize,
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
+) -> f32 {
     let n = l.n;
     let w = &p[..l.ft_bias()];
     let b = &p[l.ft_bias()..l.out_weights()];
     let (ow_s, ow_n) = p[l.bucket_weights(k)].split_at(n);
-    let feats = s.features();
-    let views = s.views(inputs);
+    let factor = l.factor.is_some();
     let full = full_blocks(n);
     for off in (0..full).step_by(BLOCK) {
-        accumulate_block::<BLOCK>(w, n, off, feats, views, l.factor, b, acc_s, acc_n);
+        accumulate_block::<BLOCK>(w, n, off, rows, factor, b, acc_s, acc_n);
     }
     if full < n {
-        accumulate_block::<16>(w, n, full, feats, views, l.factor, b, acc_s, acc_n);
+        accumulate_block::<16>(w, n, full, rows, factor, b, acc_s, acc_n);
     }
     p[l.out_bias() + k] + screlu_dot(acc_s, ow_s) + screlu_dot(acc_n, ow_n)
 }
@@ -653,7 +665,7 @@ fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
 }
 
 /// The forward and backward passes over a slice of a batch (see
-/// [`Model::add_gradients`]).
+/// [`Model::add_gradients`]); the feature-weight gradient a group at a time (see [`Group`]).
 #[inline(always)]
 fn gradients_body(
     p: &[f32],
@@ -661,8 +673,7 @@ fn gradients_body(
     inputs: &Inputs,
     samples: &[Sample],
     grad: &mut [f32],
-    acc_s: &mut [f32],
-    acc_n: &mut [f32],
+    scratch: &mut Scratch,
 ) -> f64 {
     let n = l.n;
     let (g_w, rest) = grad[..l.size()].split_at_mut(l.ft_bias());
@@ -671,10 +682,15 @@ fn gradients_body(
     let mut loss = 0.0f64;
     // Each bucket's bias gradient, summed here and added once at the end.
     let mut g_bias = [0.0f32; MAX_BUCKETS];
+    let (acc_s, acc_n) = (&mut scratch.acc_stm[..n], &mut scratch.acc_nstm[..n]);
+    let mut rows = [[0; 4]; MAX_FEATURES];
     for s in samples {
         // Only the sample's bucket's output layer takes part.
         let k = bucket(l, s);
-        let out = forward_body(p, l, inputs, k, s, acc_s, acc_n);
+        let feats = s.features();
+        sample_rows(feats, s.views(inputs), l.factor, &mut rows);
+        let rows = &rows[..feats.len()];
+        let out = forward_rows(p, l, rows, k, acc_s, acc_n);
         let pred = sigmoid(out);
         let err = pred - s.target;
         loss += (err * err) as f64;
@@ -688,14 +704,13 @@ fn gradients_body(
         for ((gb, &ds), &dn) in g_b.iter_mut().zip(acc_s.iter()).zip(acc_n.iter()) {
             *gb += ds + dn;
         }
-        let feats = s.features();
-        let views = s.views(inputs);
+        let factor = l.factor.is_some();
         let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
-            scatter_block::<BLOCK>(g_w, n, off, feats, views, l.factor, acc_s, acc_n);
+            scatter_block::<BLOCK>(g_w, n, off, rows, factor, acc_s, acc_n);
         }
         if full < n {
-            scatter_block::<16>(g_w, n, full, feats, views, l.factor, acc_s, acc_n);
+            scatter_block::<16>(g_w, n, full, rows, factor, acc_s, acc_n);
         }
     }
     for (c, b) in g_c.iter_mut().zip(g_bias) {
@@ -1009,8 +1024,7 @@ mod tests {
                 &m.inputs,
                 &samples,
                 &mut portable,
-                &mut sc.acc_stm,
-                &mut sc.acc_nstm,
+                &mut sc,
             );
             assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
             assert!(
