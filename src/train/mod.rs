@@ -33,7 +33,7 @@ use std::time::Instant;
 use self::checkpoint::Checkpoint;
 use self::data::{DataSet, Rng, Sample};
 use self::model::{Model, Scratch};
-use self::optim::{AdamW, Schedule};
+use self::optim::{AdamW, GradRows, Schedule};
 use crate::nnue::net::{Inputs, MAX_BUCKETS, MAX_KING_BUCKETS, Network};
 
 /// Settings of a training run.
@@ -414,7 +414,7 @@ pub enum Progress {
 
 /// A worker's buffers: its slice of the batch (copied together, so that the random reads of
 /// the shuffled samples overlap instead of stalling the arithmetic), its gradient (the
-/// parameters' layout), its accumulators and the loss of its last slice.
+/// padded layout of `model::ROW_PAD`), its accumulators and the loss of its last slice.
 struct Worker {
     batch: Vec<Sample>,
     grad: Vec<f32>,
@@ -422,12 +422,14 @@ struct Worker {
     loss: f64,
 }
 
-/// Fills `workers[t].grad` with the gradient of `batch`'s `t`-th slice (one scoped thread
-/// each; slice 0 on this thread) and returns the summed loss. With three workers or more,
+/// Fills `workers[t].grad` with the gradient of `batch`'s `t`-th slice in the padded layout
+/// (one scoped thread each; slice 0 on this thread; `w_pad`: the model's feature weights as
+/// [`Model::padded_weights`] gives them) and returns the summed loss. With three workers or more,
 /// their gradients are summed into `workers[0].grad` in thread order; two are left apart
 /// for the optimiser to add as it reads them (the same sums: [`AdamW::step_of_sum`]).
 fn batch_gradients(
     model: &Model,
+    w_pad: &[f32],
     samples: &[Sample],
     batch: &[u32],
     workers: &mut [Worker],
@@ -439,7 +441,7 @@ fn batch_gradients(
         w.batch
             .extend(idx.iter().filter_map(|&i| samples.get(i as usize)));
         w.grad.fill(0.0);
-        w.loss = model.add_gradients(&w.batch, &mut w.grad, &mut w.scratch);
+        w.loss = model.add_gradients_padded(w_pad, &w.batch, &mut w.grad, &mut w.scratch);
     };
     std::thread::scope(|s| {
         let Some((first, rest)) = workers.split_first_mut() else {
@@ -600,7 +602,7 @@ pub fn train(
     let mut workers: Vec<Worker> = (0..o.threads.max(1))
         .map(|_| Worker {
             batch: Vec::new(),
-            grad: vec![0.0; l.size()],
+            grad: vec![0.0; l.padded_size()],
             scratch: Scratch::new(o.hidden),
             loss: 0.0,
         })
@@ -609,6 +611,15 @@ pub fn train(
     let total_steps = (set.len().div_ceil(batch) * o.epochs) as u64;
     let start = Instant::now();
     let mut order: Vec<u32> = Vec::with_capacity(set.len());
+    // The feature weights in the padded layout the gradient pass reads (and writes the
+    // gradient in: see `model::ROW_PAD`), made again after every step.
+    let mut w_pad = Vec::new();
+    model.padded_weights(&mut w_pad);
+    let grad_rows = GradRows {
+        rows: l.rows,
+        n: l.n,
+        stride: l.stride(),
+    };
     for epoch in first_epoch..o.epochs {
         // A fresh permutation of the split's order, so that the epoch depends only on the
         // generator's state.
@@ -622,7 +633,7 @@ pub fn train(
             lr = o
                 .schedule
                 .rate(o.lr, o.lr_gamma, epoch, adam.t, total_steps);
-            loss += batch_gradients(&model, &set, b, &mut workers);
+            loss += batch_gradients(&model, &w_pad, &set, b, &mut workers);
             let (grad, more) = match &workers[..] {
                 [first, second] => (&first.grad, Some(&second.grad[..])),
                 _ => (&workers[0].grad, None),
@@ -631,12 +642,14 @@ pub fn train(
                 &mut model.params,
                 grad,
                 more,
+                grad_rows,
                 1.0 / b.len() as f32,
                 lr,
                 o.wd,
                 anchor.as_deref(),
                 &segments,
             );
+            model.padded_weights(&mut w_pad);
         }
         let secs = t0.elapsed().as_secs_f64();
         let train_loss = loss / set.len() as f64;

@@ -91,33 +91,57 @@ impl Layout {
         let at = self.out_weights() + bucket * 2 * self.n;
         at..at + 2 * self.n
     }
-}
-
-/// Numbers left unused after each feature row in the gradient pass's copies of the feature
-/// weights and of their gradient. Rows of 128 or 256 numbers put a sample's rows 4096 bytes apart
-/// or a multiple of that (a feature and its mirror, a block's row and the factoriser's), so the
-/// loads and stores of the backward pass's rows alias in the cache and in the store buffer; a
-/// stride of 132 numbers (528 bytes) cuts a small run's CPU time by about 15% for the cost of
-/// three copies per batch. Only the layout of the copies: the sums are the same.
-const ROW_PAD: usize = 4;
-
-/// `rows` (rows of `n` numbers) into `to`, each row followed by [`ROW_PAD`] zeros.
-#[inline(always)]
-fn pad_rows(rows: &[f32], n: usize, to: &mut Vec<f32>) {
-    let stride = n + ROW_PAD;
-    to.resize(rows.len() / n * stride, 0.0);
-    for (to, from) in to.chunks_exact_mut(stride).zip(rows.chunks_exact(n)) {
-        to[..n].copy_from_slice(from);
+    /// The distance between two feature rows in the padded layout (see [`ROW_PAD`]).
+    pub fn stride(self) -> usize {
+        self.n + ROW_PAD
+    }
+    /// Numbers of a gradient in the padded layout: the feature rows [`Layout::stride`] apart,
+    /// then the other parameters' as in the parameters' layout.
+    pub fn padded_size(self) -> usize {
+        self.rows * self.stride() + self.size() - self.ft_bias()
     }
 }
 
-/// Scratch space of one worker: the two accumulators, and the gradient pass's copies of the
-/// feature rows.
+/// Numbers left unused after each feature row in the padded layout, the one the gradient pass
+/// reads the feature weights in and writes their gradient in. Rows of 128 or 256 numbers put a
+/// sample's rows 4096 bytes apart or a multiple of that (a feature and its mirror, a block's row
+/// and the factoriser's), so the loads and stores of the backward pass's rows aliased in the
+/// cache and in the store buffer; a stride of 132 numbers (528 bytes) cut a small run's CPU time
+/// by about 15%. Only where the numbers are: the sums are the same.
+pub const ROW_PAD: usize = 4;
+
+/// The parameters' layout `canonical` (of `l`) into the padded one (see
+/// [`Layout::padded_size`]) in `to`, the gaps zero; only its first `l.ft_bias()` numbers (the
+/// feature rows) if `canonical` has no more.
+fn to_padded(l: Layout, canonical: &[f32], to: &mut Vec<f32>) {
+    let (n, stride) = (l.n, l.stride());
+    let (rows, rest) = canonical.split_at(l.ft_bias().min(canonical.len()));
+    to.resize(l.rows * stride + rest.len(), 0.0);
+    let (to_rows, to_rest) = to.split_at_mut(l.rows * stride);
+    for (to, from) in to_rows.chunks_exact_mut(stride).zip(rows.chunks_exact(n)) {
+        to[..n].copy_from_slice(from);
+    }
+    to_rest.copy_from_slice(rest);
+}
+
+/// The padded layout `padded` back into the parameters' layout `to` (see [`to_padded`]).
+fn from_padded(l: Layout, padded: &[f32], to: &mut [f32]) {
+    let (n, stride) = (l.n, l.stride());
+    let (rows, rest) = padded.split_at(l.rows * stride);
+    let (to_rows, to_rest) = to.split_at_mut(l.ft_bias());
+    for (to, from) in to_rows.chunks_exact_mut(n).zip(rows.chunks_exact(stride)) {
+        to.copy_from_slice(&from[..n]);
+    }
+    to_rest.copy_from_slice(rest);
+}
+
+/// Scratch space of one worker: the two accumulators, and the padded copies
+/// [`Model::add_gradients`] works in.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     acc_stm: Vec<f32>,
     acc_nstm: Vec<f32>,
-    /// The feature weights and their gradient, each row followed by [`ROW_PAD`] unused numbers.
+    /// The feature weights and the gradient in the padded layout.
     w_pad: Vec<f32>,
     g_pad: Vec<f32>,
 }
@@ -431,19 +455,51 @@ impl Model {
         grad: &mut [f32],
         scratch: &mut Scratch,
     ) -> f64 {
+        let l = self.layout();
+        let mut w_pad = std::mem::take(&mut scratch.w_pad);
+        let mut g_pad = std::mem::take(&mut scratch.g_pad);
+        self.padded_weights(&mut w_pad);
+        to_padded(l, &grad[..l.size()], &mut g_pad);
+        let loss = self.add_gradients_padded(&w_pad, samples, &mut g_pad, scratch);
+        from_padded(l, &g_pad, grad);
+        scratch.w_pad = w_pad;
+        scratch.g_pad = g_pad;
+        loss
+    }
+
+    /// The feature weights in the padded layout (see [`ROW_PAD`]) into `to`, as
+    /// [`Model::add_gradients_padded`] reads them.
+    pub fn padded_weights(&self, to: &mut Vec<f32>) {
+        let l = self.layout();
+        to_padded(l, &self.params[..l.ft_bias()], to);
+    }
+
+    /// [`Model::add_gradients`] in the padded layout: `w_pad` holds this model's feature
+    /// weights as [`Model::padded_weights`] gives them, `grad` is [`Layout::padded_size`]
+    /// long. The training loop works in it, so that nothing is copied per batch.
+    pub fn add_gradients_padded(
+        &self,
+        w_pad: &[f32],
+        samples: &[Sample],
+        grad: &mut [f32],
+        scratch: &mut Scratch,
+    ) -> f64 {
+        let (acc_s, acc_n) = (&mut scratch.acc_stm, &mut scratch.acc_nstm);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked just above), the only requirement of
             // calling a function compiled with it enabled.
-            return unsafe { gradients_avx2(self, samples, grad, scratch) };
+            return unsafe { gradients_avx2(self, w_pad, samples, grad, acc_s, acc_n) };
         }
         gradients_body(
             &self.params,
             self.layout(),
             &self.inputs,
+            w_pad,
             samples,
             grad,
-            scratch,
+            acc_s,
+            acc_n,
         )
     }
 
@@ -491,8 +547,24 @@ impl Model {
 /// [`gradients_body`] compiled for AVX2 (eight f32 lanes).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn gradients_avx2(m: &Model, samples: &[Sample], grad: &mut [f32], scratch: &mut Scratch) -> f64 {
-    gradients_body(&m.params, m.layout(), &m.inputs, samples, grad, scratch)
+fn gradients_avx2(
+    m: &Model,
+    w_pad: &[f32],
+    samples: &[Sample],
+    grad: &mut [f32],
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
+) -> f64 {
+    gradients_body(
+        &m.params,
+        m.layout(),
+        &m.inputs,
+        w_pad,
+        samples,
+        grad,
+        acc_s,
+        acc_n,
+    )
 }
 
 /// [`Model::forward`] compiled for AVX2.
@@ -700,29 +772,29 @@ fn backward_half(acc: &mut [f32], ow: &[f32], g_ow: &mut [f32], g: f32) {
 }
 
 /// The forward and backward passes over a slice of a batch (see
-/// [`Model::add_gradients`]); the feature-weight gradient a group at a time (see [`Group`]).
+/// [`Model::add_gradients_padded`]): the feature weights `w` and the gradient `grad` in the
+/// padded layout.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn gradients_body(
     p: &[f32],
     l: Layout,
     inputs: &Inputs,
+    w: &[f32],
     samples: &[Sample],
     grad: &mut [f32],
-    scratch: &mut Scratch,
+    acc_s: &mut [f32],
+    acc_n: &mut [f32],
 ) -> f64 {
-    let n = l.n;
-    let (g_w, rest) = grad[..l.size()].split_at_mut(l.ft_bias());
+    let (n, stride) = (l.n, l.stride());
+    let w = &w[..l.rows * stride];
+    let (g_pad, rest) = grad[..l.padded_size()].split_at_mut(l.rows * stride);
     let (g_b, rest) = rest.split_at_mut(n);
     let (g_ow, g_c) = rest.split_at_mut(l.buckets * 2 * n);
     let mut loss = 0.0f64;
     // Each bucket's bias gradient, summed here and added once at the end.
     let mut g_bias = [0.0f32; MAX_BUCKETS];
-    let (acc_s, acc_n) = (&mut scratch.acc_stm[..n], &mut scratch.acc_nstm[..n]);
-    // The feature rows, weights and gradient, copied apart (see [`ROW_PAD`]).
-    let stride = n + ROW_PAD;
-    pad_rows(&p[..l.ft_bias()], n, &mut scratch.w_pad);
-    pad_rows(g_w, n, &mut scratch.g_pad);
-    let (w, g_pad) = (&scratch.w_pad[..], &mut scratch.g_pad[..]);
+    let (acc_s, acc_n) = (&mut acc_s[..n], &mut acc_n[..n]);
     let mut rows = [[0; 4]; MAX_FEATURES];
     for s in samples {
         // Only the sample's bucket's output layer takes part.
@@ -752,9 +824,6 @@ fn gradients_body(
         if full < n {
             scatter_block::<16>(g_pad, stride, full, rows, factor, acc_s, acc_n);
         }
-    }
-    for (to, from) in g_w.chunks_exact_mut(n).zip(g_pad.chunks_exact(stride)) {
-        to.copy_from_slice(&from[..n]);
     }
     for (c, b) in g_c.iter_mut().zip(g_bias) {
         *c += b;
@@ -1060,15 +1129,22 @@ mod tests {
             let mut sc = Scratch::new(80);
             let mut fast = vec![0.0; m.layout().size()];
             let loss_fast = m.add_gradients(&samples, &mut fast, &mut sc);
-            let mut portable = vec![0.0; m.layout().size()];
+            let l = m.layout();
+            let mut w_pad = Vec::new();
+            m.padded_weights(&mut w_pad);
+            let mut padded = vec![0.0; l.padded_size()];
             let loss_portable = gradients_body(
                 &m.params,
-                m.layout(),
+                l,
                 &m.inputs,
+                &w_pad,
                 &samples,
-                &mut portable,
-                &mut sc,
+                &mut padded,
+                &mut sc.acc_stm,
+                &mut sc.acc_nstm,
             );
+            let mut portable = vec![0.0; l.size()];
+            from_padded(l, &padded, &mut portable);
             assert_eq!(loss_fast.to_bits(), loss_portable.to_bits());
             assert!(
                 fast.iter()

@@ -119,18 +119,30 @@ impl AdamW {
         anchor: Option<&[f32]>,
         segments: &[(Range<usize>, bool)],
     ) {
-        self.step_of_sum(params, grad, None, grad_scale, lr, wd, anchor, segments);
+        self.step_of_sum(
+            params,
+            grad,
+            None,
+            GradRows::PLAIN,
+            grad_scale,
+            lr,
+            wd,
+            anchor,
+            segments,
+        );
     }
 
     /// [`AdamW::step`] on the gradient `grad + more` (summed element by element as it is
     /// read, the same bits as adding `more` into `grad` first), with `more` empty when absent:
-    /// a two-thread run's gradients need no pass of their own to be added up.
+    /// a two-thread run's gradients need no pass of their own to be added up. Both gradients
+    /// are laid out as `layout` says (the trainer's padded layout, or [`GradRows::PLAIN`]).
     #[allow(clippy::too_many_arguments)]
     pub fn step_of_sum(
         &mut self,
         params: &mut [f32],
         grad: &[f32],
         more: Option<&[f32]>,
+        layout: GradRows,
         grad_scale: f32,
         lr: f32,
         wd: f32,
@@ -140,17 +152,28 @@ impl AdamW {
         self.t += 1;
         let c1 = 1.0 / (1.0 - (BETA1 as f64).powf(self.t as f64)) as f32;
         let c2 = 1.0 / (1.0 - (BETA2 as f64).powf(self.t as f64)) as f32;
-        for (range, decay) in segments {
-            let keep = if *decay { 1.0 - lr * wd } else { 1.0 };
+        // Each segment a run at a time: parameters whose gradients lie one after the other.
+        let runs = segments.iter().flat_map(|(range, decay)| {
+            let end = range.end;
+            std::iter::successors(Some(range.start), move |&i| {
+                Some(layout.run_end(i, end)).filter(|&j| j < end)
+            })
+            .filter(move |&i| i < end)
+            .map(move |i| (i..layout.run_end(i, end), *decay))
+        });
+        for (range, decay) in runs {
+            let keep = if decay { 1.0 - lr * wd } else { 1.0 };
+            let at = layout.at(range.start);
+            let in_grad = at..at + range.len();
             let (Some(p), Some(g), Some(m), Some(v)) = (
                 params.get_mut(range.clone()),
-                grad.get(range.clone()),
+                grad.get(in_grad.clone()),
                 self.m.get_mut(range.clone()),
                 self.v.get_mut(range.clone()),
             ) else {
                 continue;
             };
-            let more = more.and_then(|x| x.get(range.clone()));
+            let more = more.and_then(|x| x.get(in_grad.clone()));
             // The decay's pull toward the anchor: `(1 − keep)·a` puts back what `keep` takes.
             let anchor = anchor.and_then(|a| a.get(range.clone()));
             let k = Coefs {
@@ -180,7 +203,50 @@ impl AdamW {
     }
 }
 
-/// The scalars of one step over one segment.
+/// Where a gradient's numbers are (see [`AdamW::step_of_sum`]): the first `rows` rows of `n`
+/// parameters each start `stride` numbers apart, the parameters after them follow one after
+/// the other (the trainer's padded layout of the feature rows, see
+/// [`crate::train::model::ROW_PAD`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GradRows {
+    /// Rows laid out apart.
+    pub rows: usize,
+    /// Parameters in a row (at least 1).
+    pub n: usize,
+    /// Distance between two rows' starts (at least `n`).
+    pub stride: usize,
+}
+
+impl GradRows {
+    /// The parameters' own layout.
+    pub const PLAIN: GradRows = GradRows {
+        rows: 0,
+        n: 1,
+        stride: 1,
+    };
+
+    /// Where parameter `i`'s gradient is.
+    fn at(self, i: usize) -> usize {
+        let head = self.rows * self.n;
+        if i < head {
+            i / self.n * self.stride + i % self.n
+        } else {
+            i - head + self.rows * self.stride
+        }
+    }
+
+    /// The end (at most `end`) of the run from parameter `i` on whose gradients lie one after
+    /// the other.
+    fn run_end(self, i: usize, end: usize) -> usize {
+        if i < self.rows * self.n {
+            ((i / self.n + 1) * self.n).min(end)
+        } else {
+            end
+        }
+    }
+}
+
+/// The scalars of one step over one run of parameters.
 #[derive(Clone, Copy)]
 struct Coefs {
     grad_scale: f32,
@@ -288,6 +354,71 @@ mod tests {
         let mut b = AdamW::new(1);
         b.step(&mut q, &[0.0], 1.0, 0.1, 0.5, None, &[(0..1, true)]);
         assert!((q[0] - 0.95).abs() < 1e-6);
+    }
+
+    /// A gradient in a padded layout (rows apart, the gaps holding junk) steps the parameters
+    /// to the same bits as the same gradient in the parameters' own layout, with and without a
+    /// second gradient added as it is read.
+    #[test]
+    fn padded_gradients_step_the_same() {
+        let (rows, n, stride) = (3, 4, 7);
+        let len = rows * n + 5;
+        let val = |i: usize, k: f32| ((i * 37 + 11) % 19) as f32 * k - 0.3;
+        let grad: Vec<f32> = (0..len).map(|i| val(i, 0.07)).collect();
+        let more: Vec<f32> = (0..len).map(|i| val(i + 5, 0.05)).collect();
+        let anchor: Vec<f32> = (0..len).map(|i| val(i + 2, 0.01)).collect();
+        let layout = GradRows { rows, n, stride };
+        let pad = |g: &[f32]| {
+            let mut out = Vec::new();
+            for r in 0..rows {
+                out.extend_from_slice(&g[r * n..][..n]);
+                out.extend(std::iter::repeat_n(9.0, stride - n));
+            }
+            out.extend_from_slice(&g[rows * n..]);
+            out
+        };
+        // Segments that cut a row, as the trainer's do not, and one past the end.
+        let segments = [
+            (0..5, true),
+            (5..14, false),
+            (14..len, true),
+            (len..len + 3, true),
+        ];
+        for with_more in [false, true] {
+            let start: Vec<f32> = (0..len).map(|i| val(i + 1, 0.1)).collect();
+            let (mut p, mut q) = (start.clone(), start.clone());
+            let (mut a, mut b) = (AdamW::new(len), AdamW::new(len));
+            for _ in 0..3 {
+                let m = with_more.then_some(&more[..]);
+                a.step_of_sum(
+                    &mut p,
+                    &grad,
+                    m,
+                    GradRows::PLAIN,
+                    0.5,
+                    0.01,
+                    0.1,
+                    Some(&anchor),
+                    &segments,
+                );
+                let (pg, pm) = (pad(&grad), pad(&more));
+                let pm = with_more.then_some(&pm[..]);
+                b.step_of_sum(
+                    &mut q,
+                    &pg,
+                    pm,
+                    layout,
+                    0.5,
+                    0.01,
+                    0.1,
+                    Some(&anchor),
+                    &segments,
+                );
+            }
+            assert!(p.iter().zip(&q).all(|(x, y)| x.to_bits() == y.to_bits()));
+            assert_eq!(a, b);
+            assert_ne!(p, start, "the steps moved the parameters");
+        }
     }
 
     #[test]
