@@ -107,7 +107,7 @@ impl Layout {
 /// sample's rows 4096 bytes apart or a multiple of that (a feature and its mirror, a block's row
 /// and the factoriser's), so the loads and stores of the backward pass's rows aliased in the
 /// cache and in the store buffer; a stride of 132 numbers (528 bytes) cut a small run's CPU time
-/// by about 15%. Only where the numbers are: the sums are the same.
+/// by about 13%. Only where the numbers are: the sums are the same.
 pub const ROW_PAD: usize = 4;
 
 /// The parameters' layout `canonical` (of `l`) into the padded one (see
