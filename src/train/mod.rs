@@ -424,16 +424,17 @@ struct Worker {
 
 /// Fills `workers[t].grad` with the gradient of `batch`'s `t`-th slice in the padded layout
 /// (one scoped thread each; slice 0 on this thread; `w_pad`: the model's feature weights as
-/// [`Model::padded_weights`] gives them) and returns the summed loss. With three workers or more,
-/// their gradients are summed into `workers[0].grad` in thread order; two are left apart
-/// for the optimiser to add as it reads them (the same sums: [`AdamW::step_of_sum`]).
-fn batch_gradients(
+/// [`Model::padded_weights`] gives them) and returns the summed loss and the batch's gradient
+/// as [`AdamW::step_of_sum`] takes it: with two workers their two gradients, left apart for the
+/// optimiser to add as it reads them; otherwise `workers[0].grad` with the others summed into
+/// it in thread order (the same sums either way).
+fn batch_gradients<'w>(
     model: &Model,
     w_pad: &[f32],
     samples: &[Sample],
     batch: &[u32],
-    workers: &mut [Worker],
-) -> f64 {
+    workers: &'w mut [Worker],
+) -> (f64, &'w [f32], Option<&'w [f32]>) {
     let per = batch.len().div_ceil(workers.len().max(1)).max(1);
     let slice = |t: usize| batch.get((t * per).min(batch.len())..((t + 1) * per).min(batch.len()));
     let work = |w: &mut Worker, idx: &[u32]| {
@@ -454,18 +455,18 @@ fn batch_gradients(
         work(first, slice(0).unwrap_or(&[]));
     });
     let Some((first, rest)) = workers.split_first_mut() else {
-        return 0.0;
+        return (0.0, &[], None);
     };
-    let mut loss = first.loss;
-    for w in rest.iter() {
-        if rest.len() > 1 {
-            for (g, &x) in first.grad.iter_mut().zip(&w.grad) {
-                *g += x;
-            }
-        }
-        loss += w.loss;
+    let loss = rest.iter().fold(first.loss, |sum, w| sum + w.loss);
+    if let [second] = rest {
+        return (loss, &first.grad, Some(&second.grad));
     }
-    loss
+    for w in rest.iter() {
+        for (g, &x) in first.grad.iter_mut().zip(&w.grad) {
+            *g += x;
+        }
+    }
+    (loss, &first.grad, None)
 }
 
 /// Trains on `samples` (split here with the seed) and returns the float network.
@@ -633,11 +634,8 @@ pub fn train(
             lr = o
                 .schedule
                 .rate(o.lr, o.lr_gamma, epoch, adam.t, total_steps);
-            loss += batch_gradients(&model, &w_pad, &set, b, &mut workers);
-            let (grad, more) = match &workers[..] {
-                [first, second] => (&first.grad, Some(&second.grad[..])),
-                _ => (&workers[0].grad, None),
-            };
+            let (batch_loss, grad, more) = batch_gradients(&model, &w_pad, &set, b, &mut workers);
+            loss += batch_loss;
             adam.step_of_sum(
                 &mut model.params,
                 grad,

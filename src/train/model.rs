@@ -796,6 +796,7 @@ fn gradients_body(
     let mut g_bias = [0.0f32; MAX_BUCKETS];
     let (acc_s, acc_n) = (&mut acc_s[..n], &mut acc_n[..n]);
     let mut rows = [[0; 4]; MAX_FEATURES];
+    let (factor, full) = (l.factor.is_some(), full_blocks(n));
     for s in samples {
         // Only the sample's bucket's output layer takes part.
         let k = bucket(l, s);
@@ -816,8 +817,6 @@ fn gradients_body(
         for ((gb, &ds), &dn) in g_b.iter_mut().zip(acc_s.iter()).zip(acc_n.iter()) {
             *gb += ds + dn;
         }
-        let factor = l.factor.is_some();
-        let full = full_blocks(n);
         for off in (0..full).step_by(BLOCK) {
             scatter_block::<BLOCK>(g_pad, stride, off, rows, factor, acc_s, acc_n);
         }

@@ -155,11 +155,12 @@ impl AdamW {
         // Each segment a run at a time: parameters whose gradients lie one after the other.
         let runs = segments.iter().flat_map(|(range, decay)| {
             let end = range.end;
-            std::iter::successors(Some(range.start), move |&i| {
-                Some(layout.run_end(i, end)).filter(|&j| j < end)
+            let mut i = range.start;
+            std::iter::from_fn(move || {
+                let start = i;
+                i = layout.run_end(start, end);
+                (start < end).then_some((start..i, *decay))
             })
-            .filter(move |&i| i < end)
-            .map(move |i| (i..layout.run_end(i, end), *decay))
         });
         for (range, decay) in runs {
             let keep = if decay { 1.0 - lr * wd } else { 1.0 };
