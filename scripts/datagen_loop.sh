@@ -160,6 +160,13 @@ run() {
     trap 'say "loop stopped"; stop_child; rm -f "$PIDFILE"; exit 0' TERM INT
     rm -f "$LOOP/STOP"
     say "loop started (pid $$) in $REPO, data in $DATA_DIR"
+    # With the kernel's autogroups on (most desktops and this project's machines), nice only
+    # ranks processes within one session: a datagen at nice 19 in its own session still took half
+    # the cores from a match or a build started elsewhere. `start` runs the loop in a session of
+    # its own (setsid), so the whole group is niced too and self-play keeps to idle cores.
+    if [ -n "${DATAGEN_LOOP_OWN_SESSION:-}" ] && [ -w /proc/self/autogroup ]; then
+        echo 19 > /proc/self/autogroup 2> /dev/null && say "its session's autogroup at nice 19"
+    fi
     local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
     while [ ! -e "$LOOP/STOP" ]; do
         local head new_seed
@@ -223,7 +230,7 @@ start)
         echo "the datagen loop is running (pid $(loop_pid)); log $LOG"
         exit 0
     fi
-    setsid nohup "$0" run > /dev/null 2>&1 < /dev/null &
+    DATAGEN_LOOP_OWN_SESSION=1 setsid nohup "$0" run > /dev/null 2>&1 < /dev/null &
     sleep 1
     echo "datagen loop started (pid $(loop_pid)); log $LOG, manifest $MANIFEST"
     ;;
@@ -247,7 +254,7 @@ status)
     if alive "$(loop_pid)"; then echo "loop: running (pid $(loop_pid))"; else echo "loop: not running"; fi
     c=$(child_pid)
     if alive "$c"; then
-        echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)"
+        echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)$(sed -n 's|.* nice \(.*\)|, session group at nice \1|p' "/proc/$c/autogroup" 2> /dev/null)"
         ls "$DATA_DIR"/gen*.log > /dev/null 2>&1 && tail -n 1 "$(ls -t "$DATA_DIR"/gen*.log | head -1)"
     else
         echo "datagen: not running"
