@@ -550,12 +550,20 @@ fn bad_eval_files_keep_the_engine_playing() {
     std::fs::write(&corrupt, &flipped).expect("write");
     let copy = dir.join("copy.nnue");
     std::fs::write(&copy, &bytes).expect("write");
-    // The same net with its output layer in each of eight output buckets (a version 2 file):
-    // it loads and evaluates as the net; with B = 0 in its header it is refused.
-    let mut spread = (*good).clone();
+    // A net of one output layer (the embedded net's first bucket), and the same layer in each
+    // of eight output buckets: the two load and evaluate alike; with B = 0 in its header the
+    // second is refused.
+    let mut single = (*good).clone();
+    let layer = good.out_weights.len() / good.buckets;
+    single.buckets = 1;
+    single.out_weights = good.out_weights[..layer].iter().copied().collect();
+    single.out_bias = good.out_bias[..1].to_vec();
+    let single_file = dir.join("single.nnue");
+    std::fs::write(&single_file, single.to_bytes()).expect("write");
+    let mut spread = single.clone();
     spread.buckets = 8;
-    spread.out_weights = spread.out_weights.repeat(8).into_iter().collect();
-    spread.out_bias = spread.out_bias.repeat(8);
+    spread.out_weights = single.out_weights.repeat(8).into_iter().collect();
+    spread.out_bias = single.out_bias.repeat(8);
     let bucketed = dir.join("bucketed.nnue");
     std::fs::write(&bucketed, spread.to_bytes()).expect("write");
     let mut no_buckets = spread.to_bytes();
@@ -601,6 +609,11 @@ fn bad_eval_files_keep_the_engine_playing() {
             .and_then(|l| l.split_once(" (").map(|(cp, _)| cp.to_string()))
             .unwrap_or_else(|| panic!("no NNUE evaluation: {out:?}"))
     };
+    let out = reply(
+        &mut e,
+        &format!("setoption name EvalFile value {}", single_file.display()),
+    );
+    assert!(!has_error(&out), "{out:?}");
     e.send("position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1");
     let one_bucket = nnue_cp(&mut e);
     let out = reply(
