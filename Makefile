@@ -132,12 +132,13 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 22, nw-g15's games (the embedded net), for a window wider than
-# nw-g15's (issue 68: >= 20 M) that holds its games and its parent's: gen21 was nw-g14's games,
+# The segment of this build: seed 23, nw-g16's games (the embedded net), toward the window of
+# issue 68 (>= 20 M, then 50 M) with its parent's: gen22 was nw-g15's games, closed in the
+# manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21 was nw-g14's games,
 # closed at 4.2 M positions (`make datagen DATAGEN_SEED=21 DATAGEN_EVAL=nets/nw-g14.nnue
 # DATAGEN_GAMES=N`, N in the manifest); every net that gained was trained on its parent's games
 # and its own; nw-g15 continued on its own games alone lost (docs/history/nets.md, 2026-12-04
-# evening). gen20 was nw-g15's self-play: `make datagen DATAGEN_SEED=20 DATAGEN_EVAL=` (the
+# evening). gen20 was nw-g15's self-play: `make datagen DATAGEN_SEED=20 DATAGEN_EVAL=nets/nw-g15.nnue` (the
 # manifest has its exact command). The self-play search leaves
 # `matscale` off, from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
 # openings; not UHO, the test book) and 2 or 3 random plies; positions expected not to be kept
@@ -151,7 +152,7 @@ DATA_DIR ?= data
 # manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it made. Without the book
 # (a clone without ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old
 # openings). A run is reproducible for a seed whatever the thread count.
-DATAGEN_SEED ?= 22
+DATAGEN_SEED ?= 23
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
@@ -190,14 +191,14 @@ print-%:
 	@echo $($*)
 
 # A net's recipe is a file of nets/recipes/ that sets the variables below: the data, the parent
-# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g15);
+# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g16);
 # `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on
 # the command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also
 # names the `make datagen` and `head -c` commands that make its data again. The variables:
 # TRAIN_DATA, data files (comma-separated); TRAIN_INIT, the net continued (`--init`, empty:
 # random weights); TRAIN_SIZE_LIKE, the net whose evaluation size the result takes
 # (`--size-like`); TRAIN_HIDDEN, N; TRAIN_BUCKETS, material output buckets (1: one output layer,
-# as every shipped net; with an --init net of one bucket, B > 1 copies its output layer into
+# as every shipped net before nw-g16's 8; with an --init net of one bucket, B > 1 copies its output layer into
 # every bucket); TRAIN_KING_BUCKETS (`kb4` since nw-g13, empty: none) and TRAIN_FACTORISE (any
 # non-empty value: `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD,
 # TRAIN_THREADS (a run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty:
@@ -207,7 +208,7 @@ print-%:
 # and, with TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share
 # TRAIN_SOUP_SHARE, the continuations equal shares of the rest. Empty TRAIN_SOUP and
 # TRAIN_WD_TO_INIT give a plain continuation. The nets' lineage: docs/history/nets.md.
-RECIPE ?= nets/recipes/nw-g15.mk
+RECIPE ?= nets/recipes/nw-g16.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
