@@ -247,13 +247,14 @@ match: build
 	python3 $(SHARED)/tools/match.py --a $(BIN) --b $(OPP) $(OPP_OPT) --tc $(TC) \
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
 
-# The UCI_Elo calibration (scripts/calibrate.py; long: about 2 hours at concurrency 1, and
-# unattended): each knot a match of an internal level against Stockfish 15.1's
-# UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO), both bound by nodes or depth, so load does
-# not change a game; the joint fit written into CALIBRATION (src/search/strength.rs) and the
+# The UCI_Elo calibration (scripts/calibrate.py; unattended; about 2 hours at concurrency 1, 27
+# minutes with CALIB_CONCURRENCY=2 on two cores, nw-g16 on 2026-12-05): each knot a match of an
+# internal level against Stockfish 15.1's UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO), both
+# bound by nodes or depth, so load does not change a game; the joint fit written into CALIBRATION (src/search/strength.rs) and the
 # engine built again; then the checks (CALIB_CHECKS, UCI_ELO:SF_UCI_ELO) against what they ask
 # for. Resumable: a match whose complete log is in CALIB_DIR is not played again. After a new
-# net, a new CALIB_DIR. The runs: docs/history/measurements.md, "UCI_Elo calibration with nw-g15".
+# net, a new CALIB_DIR. The runs: docs/history/measurements.md, "UCI_Elo calibration with nw-g16"
+# (the method: "... with nw-g15").
 STOCKFISH ?= /usr/games/stockfish
 CALIB_DIR ?= data-calib
 CALIB_GAMES ?= 200
