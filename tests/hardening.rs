@@ -554,9 +554,8 @@ fn bad_eval_files_keep_the_engine_playing() {
     // of eight output buckets: the two load and evaluate alike; with B = 0 in its header the
     // second is refused.
     let mut single = (*good).clone();
-    let layer = good.out_weights.len() / good.buckets;
     single.buckets = 1;
-    single.out_weights = good.out_weights[..layer].iter().copied().collect();
+    single.out_weights = good.bucket_weights(0).iter().copied().collect();
     single.out_bias = good.out_bias[..1].to_vec();
     let single_file = dir.join("single.nnue");
     std::fs::write(&single_file, single.to_bytes()).expect("write");
