@@ -163,8 +163,12 @@ run() {
     # With the kernel's autogroups on (most desktops and this project's machines), nice only
     # ranks processes within one session: a datagen at nice 19 in its own session still took half
     # the cores from a match or a build started elsewhere. `start` runs the loop in a session of
-    # its own (setsid), so the whole group is niced too and self-play keeps to idle cores.
-    if [ -n "${DATAGEN_LOOP_OWN_SESSION:-}" ] && [ -w /proc/self/autogroup ]; then
+    # its own (setsid), so the whole group is niced too and self-play keeps to idle cores. Only
+    # a loop that leads its session does it (`run` in a terminal would renice the terminal's).
+    local stat f
+    stat=$(cat /proc/$$/stat 2> /dev/null)
+    read -ra f <<< "${stat##*) }" # the fields after the command name: state ppid pgrp session
+    if [ "${f[3]:-}" = "$$" ] && [ -w /proc/self/autogroup ]; then
         echo 19 > /proc/self/autogroup 2> /dev/null && say "its session's autogroup at nice 19"
     fi
     local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
@@ -230,7 +234,7 @@ start)
         echo "the datagen loop is running (pid $(loop_pid)); log $LOG"
         exit 0
     fi
-    DATAGEN_LOOP_OWN_SESSION=1 setsid nohup "$0" run > /dev/null 2>&1 < /dev/null &
+    setsid nohup "$0" run > /dev/null 2>&1 < /dev/null &
     sleep 1
     echo "datagen loop started (pid $(loop_pid)); log $LOG, manifest $MANIFEST"
     ;;
