@@ -134,24 +134,25 @@ lab-check:
 DATA_DIR ?= data
 # The segment of this build: seed 23, nw-g16's games (the embedded net), toward the window of
 # issue 68 (>= 20 M, then 50 M) with its parent's: gen22 was nw-g15's games, closed in the
-# manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21 was nw-g14's games,
-# closed at 4.2 M positions (`make datagen DATAGEN_SEED=21 DATAGEN_EVAL=nets/nw-g14.nnue
-# DATAGEN_GAMES=N`, N in the manifest); every net that gained was trained on its parent's games
-# and its own; nw-g15 continued on its own games alone lost (docs/history/nets.md, 2026-12-04
-# evening). gen20 was nw-g15's self-play: `make datagen DATAGEN_SEED=20 DATAGEN_EVAL=nets/nw-g15.nnue` (the
-# manifest has its exact command). The self-play search leaves
-# `matscale` off, from book openings: a random line of DATAGEN_BOOK (noob_3moves: human
-# openings; not UHO, the test book) and 2 or 3 random plies; positions expected not to be kept
-# searched with 1250 soft nodes (DATAGEN_NOISY_NODES), a 2 MB table a thread (gen19: `make
-# datagen DATAGEN_SEED=19 DATAGEN_HASH=8`; gen18, the same net without either: `make datagen
-# DATAGEN_SEED=18 DATAGEN_NOISY_NODES= DATAGEN_HASH=8`). DATAGEN_EVAL plays the games with a network
-# file instead of the embedded net, so a closed segment is made again while the search is the
-# same (gen17, nw-g15's training data: `make datagen DATAGEN_SEED=17 DATAGEN_NOISY_NODES=
-# DATAGEN_HASH=8 DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net, Bench, games) and why the games
-# begin from a book: docs/nnue.md, "Data segments" and "Where the games begin"; the loop's
-# manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it made. Without the book
-# (a clone without ../shared): `make datagen DATAGEN_BOOK= DATAGEN_RANDOM_PLIES=8` (the old
-# openings). A run is reproducible for a seed whatever the thread count.
+# manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21
+# was nw-g14's games, closed at 4.2 M positions (`make datagen DATAGEN_SEED=21
+# DATAGEN_EVAL=nets/nw-g14.nnue DATAGEN_GAMES=N`, N in the manifest); every net that gained was
+# trained on its parent's games and its own; nw-g15 continued on its own games alone lost
+# (docs/history/nets.md, 2026-12-04 evening). gen20 was nw-g15's self-play: `make datagen
+# DATAGEN_SEED=20 DATAGEN_EVAL=nets/nw-g15.nnue` (the manifest has its exact command). The
+# self-play search leaves `matscale` off, from book openings: a random line of DATAGEN_BOOK
+# (noob_3moves: human openings; not UHO, the test book) and 2 or 3 random plies; positions
+# expected not to be kept searched with 1250 soft nodes (DATAGEN_NOISY_NODES), a 2 MB table a
+# thread (gen19: `make datagen DATAGEN_SEED=19 DATAGEN_HASH=8`; gen18, the same net without
+# either: `make datagen DATAGEN_SEED=18 DATAGEN_NOISY_NODES= DATAGEN_HASH=8`). DATAGEN_EVAL plays
+# the games with a network file instead of the embedded net, so a closed segment is made again
+# while the search is the same (gen17, nw-g15's training data: `make datagen DATAGEN_SEED=17
+# DATAGEN_NOISY_NODES= DATAGEN_HASH=8 DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net,
+# Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where the
+# games begin"; the loop's manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it
+# made. Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
+# DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the thread
+# count.
 DATAGEN_SEED ?= 23
 DATAGEN_GAMES ?= 200000
 DATAGEN_NODES ?= 5000
@@ -192,22 +193,22 @@ print-%:
 
 # A net's recipe is a file of nets/recipes/ that sets the variables below: the data, the parent
 # net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g16);
-# `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on
-# the command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also
-# names the `make datagen` and `head -c` commands that make its data again. The variables:
-# TRAIN_DATA, data files (comma-separated); TRAIN_INIT, the net continued (`--init`, empty:
-# random weights); TRAIN_SIZE_LIKE, the net whose evaluation size the result takes
-# (`--size-like`); TRAIN_HIDDEN, N; TRAIN_BUCKETS, material output buckets (1: one output layer,
-# as every shipped net before nw-g16's 8; with an --init net of one bucket, B > 1 copies its output layer into
-# every bucket); TRAIN_KING_BUCKETS (`kb4` since nw-g13, empty: none) and TRAIN_FACTORISE (any
-# non-empty value: `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD,
-# TRAIN_THREADS (a run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty:
-# the weight decay pulls toward TRAIN_INIT's weights); TRAIN_VAL, the held-out fraction, with
-# TRAIN_VAL_TAIL (non-empty) the last positions in file order (whole games) instead of a random
-# sample; TRAIN_MIRROR (non-empty: each castling-less position also mirrored a<->h); TRAIN_SEEDS
-# and, with TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share
-# TRAIN_SOUP_SHARE, the continuations equal shares of the rest. Empty TRAIN_SOUP and
-# TRAIN_WD_TO_INIT give a plain continuation. The nets' lineage: docs/history/nets.md.
+# `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on the
+# command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also names the
+# `make datagen` and `head -c` commands that make its data again. The variables: TRAIN_DATA, data
+# files (comma-separated); TRAIN_INIT, the net continued (`--init`, empty: random weights);
+# TRAIN_SIZE_LIKE, the net whose evaluation size the result takes (`--size-like`); TRAIN_HIDDEN,
+# N; TRAIN_BUCKETS, material output buckets (1: one output layer, every shipped net before
+# nw-g16's 8; with an --init net of one bucket, B > 1 copies its output layer into every bucket);
+# TRAIN_KING_BUCKETS (`kb4` since nw-g13, empty: none) and TRAIN_FACTORISE (any non-empty value:
+# `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD, TRAIN_THREADS (a
+# run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty: the weight decay
+# pulls toward TRAIN_INIT's weights); TRAIN_VAL, the held-out fraction, with TRAIN_VAL_TAIL
+# (non-empty) the last positions in file order (whole games) instead of a random sample;
+# TRAIN_MIRROR (non-empty: each castling-less position also mirrored a<->h); TRAIN_SEEDS and, with
+# TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the
+# continuations equal shares of the rest. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain
+# continuation. The nets' lineage: docs/history/nets.md.
 RECIPE ?= nets/recipes/nw-g16.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue
@@ -250,11 +251,11 @@ match: build
 # The UCI_Elo calibration (scripts/calibrate.py; unattended; about 2 hours at concurrency 1, 27
 # minutes with CALIB_CONCURRENCY=2 on two cores, nw-g16 on 2026-12-05): each knot a match of an
 # internal level against Stockfish 15.1's UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO), both
-# bound by nodes or depth, so load does not change a game; the joint fit written into CALIBRATION (src/search/strength.rs) and the
-# engine built again; then the checks (CALIB_CHECKS, UCI_ELO:SF_UCI_ELO) against what they ask
-# for. Resumable: a match whose complete log is in CALIB_DIR is not played again. After a new
-# net, a new CALIB_DIR. The runs: docs/history/measurements.md, "UCI_Elo calibration with nw-g16"
-# (the method: "... with nw-g15").
+# bound by nodes or depth, so load does not change a game; the joint fit written into CALIBRATION
+# (src/search/strength.rs) and the engine built again; then the checks (CALIB_CHECKS,
+# UCI_ELO:SF_UCI_ELO) against what they ask for. Resumable: a match whose complete log is in
+# CALIB_DIR is not played again. After a new net, a new CALIB_DIR. The runs:
+# docs/history/measurements.md, "UCI_Elo calibration with nw-g16" (the method: "... with nw-g15").
 STOCKFISH ?= /usr/games/stockfish
 CALIB_DIR ?= data-calib
 CALIB_GAMES ?= 200
