@@ -30,6 +30,10 @@
 //! - after each completed iteration the soft bound becomes optimum × stability × score drop ×
 //!   node share, kept between [`MIN_SOFT_PERMILLE`]‰ of the optimum and the hard bound.
 //!
+//! The constants a tuner may move are gathered in [`TimeParams`] (the search passes the values
+//! of its `tm_*` parameters, UCI options in a tune build); [`TimeManager::new`] uses the
+//! built-in ones.
+//!
 //! `go movetime t` gives soft = hard = `t − Move Overhead`; `go infinite`, `depth`, `nodes`
 //! and `mate` without a clock give no time bound at all.
 
@@ -86,6 +90,50 @@ pub const NODES_SLOPE_PERMILLE: u64 = 800;
 /// The adjusted soft bound never falls below this share (‰) of the optimum.
 pub const MIN_SOFT_PERMILLE: u64 = 350;
 
+/// The constants a tuner may move. The manager of [`TimeManager::new`] uses
+/// [`TimeParams::DEFAULT`]; the search passes the values in force of its `tm_*` parameters
+/// (`search::params`, which take their defaults from here and are UCI options in a tune build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeParams {
+    /// Moves the remaining time is spread over in sudden death ([`SUDDEN_DEATH_MOVES`]).
+    pub sudden_death_moves: u64,
+    /// Hard bound as a multiple of the optimum ([`HARD_FACTOR`]).
+    pub hard_factor: u64,
+    /// How far the stability scale departs from 1000‰, in percent of
+    /// [`STABILITY_PERMILLE`]'s departure (100: the table as it is; 0: no stability term).
+    pub stability_x100: u64,
+    /// A drop of this many centipawns gives the full extra ([`SCORE_DROP_FULL_CP`]).
+    pub score_drop_full_cp: u64,
+    /// Extra soft-bound scale (‰) for a full score drop ([`SCORE_DROP_MAX_PERMILLE`]).
+    pub score_drop_max_permille: u64,
+    /// Node-share scale at a share of zero ([`NODES_BASE_PERMILLE`]).
+    pub nodes_base_permille: u64,
+    /// Node-share scale taken off at a share of one ([`NODES_SLOPE_PERMILLE`]).
+    pub nodes_slope_permille: u64,
+    /// Least adjusted soft bound, ‰ of the optimum ([`MIN_SOFT_PERMILLE`]).
+    pub min_soft_permille: u64,
+}
+
+impl TimeParams {
+    /// The built-in values.
+    pub const DEFAULT: TimeParams = TimeParams {
+        sudden_death_moves: SUDDEN_DEATH_MOVES,
+        hard_factor: HARD_FACTOR,
+        stability_x100: 100,
+        score_drop_full_cp: SCORE_DROP_FULL_CP as u64,
+        score_drop_max_permille: SCORE_DROP_MAX_PERMILLE,
+        nodes_base_permille: NODES_BASE_PERMILLE,
+        nodes_slope_permille: NODES_SLOPE_PERMILLE,
+        min_soft_permille: MIN_SOFT_PERMILLE,
+    };
+}
+
+impl Default for TimeParams {
+    fn default() -> Self {
+        TimeParams::DEFAULT
+    }
+}
+
 /// Bounds for one search, in milliseconds from its start (from `ponderhit` when pondering).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBounds {
@@ -137,6 +185,8 @@ pub struct TimeManager {
     stable: usize,
     /// Scores of the completed iterations, last one last (at most `SCORE_HISTORY + 1`).
     scores: Vec<i32>,
+    /// The constants in force.
+    params: TimeParams,
 }
 
 impl Default for TimeManager {
@@ -156,13 +206,25 @@ impl TimeManager {
             best: None,
             stable: 0,
             scores: Vec::with_capacity(SCORE_HISTORY + 1),
+            params: TimeParams::DEFAULT,
         }
     }
 
     /// The budget for `us` under `limits`, keeping `move_overhead_ms` back for the lag between
     /// the engine and the clock. `movetime` wins over the clock fields.
     pub fn new(limits: &SearchLimits, us: Color, move_overhead_ms: u64) -> TimeManager {
+        TimeManager::with_params(limits, us, move_overhead_ms, TimeParams::DEFAULT)
+    }
+
+    /// [`TimeManager::new`] with the constants `params`.
+    pub fn with_params(
+        limits: &SearchLimits,
+        us: Color,
+        move_overhead_ms: u64,
+        params: TimeParams,
+    ) -> TimeManager {
         let mut tm = TimeManager::unlimited();
+        tm.params = params;
         if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(move_overhead_ms).max(MIN_HARD_MS);
             tm.mode = Mode::Fixed;
@@ -177,7 +239,7 @@ impl TimeManager {
         let Some(time) = time else {
             return tm;
         };
-        let (optimum, hard) = clock_budget(time, inc, c.movestogo, move_overhead_ms);
+        let (optimum, hard) = clock_budget(time, inc, c.movestogo, move_overhead_ms, &params);
         tm.mode = Mode::Clock;
         (tm.optimum_ms, tm.soft_ms, tm.hard_ms) = (optimum, optimum, hard);
         tm
@@ -235,13 +297,15 @@ impl TimeManager {
         self.scores.push(score);
 
         if self.mode == Mode::Clock && it.depth >= ADAPT_MIN_DEPTH {
-            let scale = stability_permille(self.stable)
-                * score_drop_permille(drop)
-                * node_share_permille(it.best_move_nodes, it.root_nodes);
+            let p = &self.params;
+            let scale = stability_permille(self.stable, p) as u128
+                * score_drop_permille(drop, p) as u128
+                * node_share_permille(it.best_move_nodes, it.root_nodes, p) as u128;
             // Three factors in permille: divide by 1000³.
-            let soft = (self.optimum_ms as u128 * scale as u128 / 1_000_000_000) as u64;
-            let floor = (self.optimum_ms / 1000).saturating_mul(MIN_SOFT_PERMILLE)
-                + self.optimum_ms % 1000 * MIN_SOFT_PERMILLE / 1000;
+            let soft = (self.optimum_ms as u128 * scale / 1_000_000_000).min(u64::MAX as u128);
+            let soft = soft as u64;
+            let floor = (self.optimum_ms / 1000).saturating_mul(p.min_soft_permille)
+                + self.optimum_ms % 1000 * p.min_soft_permille / 1000;
             self.soft_ms = soft.max(floor).max(MIN_SOFT_MS).min(self.hard_ms);
         }
         self.is_timed() && elapsed_ms >= self.soft_ms
@@ -260,8 +324,14 @@ impl TimeManager {
 
 /// Optimum and hard bound on the clock: `time` left, `inc` per move, `movestogo` moves to the
 /// next control (`None`: sudden death), all in milliseconds.
-fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (u64, u64) {
-    let moves = movestogo.map_or(SUDDEN_DEATH_MOVES, |m| {
+fn clock_budget(
+    time: u64,
+    inc: u64,
+    movestogo: Option<u32>,
+    overhead: u64,
+    params: &TimeParams,
+) -> (u64, u64) {
+    let moves = movestogo.map_or(params.sudden_death_moves.max(1), |m| {
         u64::from(m).clamp(1, MAX_MOVES_TO_GO)
     });
     let last_move = movestogo == Some(1);
@@ -293,7 +363,7 @@ fn clock_budget(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (
         0
     };
     let hard = optimum
-        .saturating_mul(HARD_FACTOR)
+        .saturating_mul(params.hard_factor.max(1))
         .min(percent(avail, ceiling_pct))
         .min(avail.saturating_sub(reserve))
         .max(MIN_HARD_MS);
@@ -314,24 +384,29 @@ fn percent(x: u64, pct: u64) -> u64 {
     x / 100 * pct + x % 100 * pct / 100
 }
 
-/// Soft-bound scale (‰) after the best move stayed the same for `stable` iterations.
-fn stability_permille(stable: usize) -> u64 {
-    STABILITY_PERMILLE[stable.min(STABILITY_PERMILLE.len() - 1)]
+/// Soft-bound scale (‰) after the best move stayed the same for `stable` iterations: the
+/// table's departure from 1000‰ times `stability_x100` / 100 (never below 0).
+fn stability_permille(stable: usize, p: &TimeParams) -> u64 {
+    let table = STABILITY_PERMILLE[stable.min(STABILITY_PERMILLE.len() - 1)] as i64;
+    let scaled = 1000 + (table - 1000) * p.stability_x100.min(10_000) as i64 / 100;
+    scaled.max(0) as u64
 }
 
 /// Soft-bound scale (‰) for a score drop of `drop` centipawns (≥ 1000‰, growing with it).
-fn score_drop_permille(drop: i32) -> u64 {
-    let d = drop.clamp(0, SCORE_DROP_FULL_CP) as u64;
-    1000 + SCORE_DROP_MAX_PERMILLE * d / SCORE_DROP_FULL_CP as u64
+fn score_drop_permille(drop: i32, p: &TimeParams) -> u64 {
+    let full = p.score_drop_full_cp.max(1);
+    let d = (drop.max(0) as u64).min(full);
+    1000 + p.score_drop_max_permille.saturating_mul(d) / full
 }
 
-/// Soft-bound scale (‰) when `best` of `total` root nodes went to the best move.
-fn node_share_permille(best: u64, total: u64) -> u64 {
+/// Soft-bound scale (‰) when `best` of `total` root nodes went to the best move (never below 0).
+fn node_share_permille(best: u64, total: u64, p: &TimeParams) -> u64 {
     if total == 0 {
         return 1000;
     }
     let share = (best.min(total) as u128 * 1000 / total as u128) as u64;
-    NODES_BASE_PERMILLE - NODES_SLOPE_PERMILLE * share / 1000
+    p.nodes_base_permille
+        .saturating_sub(p.nodes_slope_permille.saturating_mul(share) / 1000)
 }
 
 #[cfg(test)]

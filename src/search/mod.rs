@@ -511,7 +511,12 @@ impl Searcher {
         // Only the main thread looks at the clock: a helper runs until the main thread stops.
         self.time = match &self.smp {
             Some(link) if link.is_helper() => TimeManager::unlimited(),
-            _ => TimeManager::new(limits, pos.turn(), opts.move_overhead_ms),
+            _ => TimeManager::with_params(
+                limits,
+                pos.turn(),
+                opts.move_overhead_ms,
+                params::time_params(),
+            ),
         };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         if let Some(link) = self.smp.as_mut() {

@@ -20,6 +20,8 @@
 #[cfg(feature = "tune")]
 use std::sync::atomic::{AtomicI32, Ordering};
 
+use crate::timeman::TimeParams;
+
 /// The OpenBench SPSA `r_end` (learning rate at the end of a run) printed on every line.
 pub const SPSA_R_END: f64 = 0.002;
 
@@ -49,7 +51,7 @@ pub struct Param {
 macro_rules! search_params {
     ($(
         $(#[doc = $doc:literal])*
-        $name:ident: $default:literal, $min:literal..=$max:literal, step $step:literal;
+        $name:ident: $default:expr, $min:literal..=$max:literal, step $step:literal;
     )*) => {
         #[allow(non_camel_case_types)]
         enum Id { $($name),* }
@@ -223,6 +225,41 @@ search_params! {
     /// Material scaling of the network's evaluation (`matscale`): the scale in 1024ths with
     /// no material but the kings; each 24 cp of material on the board adds one.
     matscale_base: 700, 400..=1000, step 30;
+
+    /// Time manager: moves the clock is spread over in sudden death.
+    tm_sudden_death_moves: TM.sudden_death_moves as i32, 12..=60, step 3;
+    /// Time manager: the hard bound as a multiple of the optimum.
+    tm_hard_factor: TM.hard_factor as i32, 2..=10, step 1;
+    /// Time manager: the best move's stability scales the soft bound by its table's departure
+    /// from 1 times this / 100.
+    tm_stability_x100: TM.stability_x100 as i32, 0..=200, step 10;
+    /// Time manager: a score drop of this many centipawns gives the full extra time.
+    tm_score_drop_full_cp: TM.score_drop_full_cp as i32, 30..=400, step 18;
+    /// Time manager: the extra soft bound (‰) of a full score drop.
+    tm_score_drop_max_permille: TM.score_drop_max_permille as i32, 0..=1500, step 70;
+    /// Time manager: the node-share scale (‰) when the best move took none of the nodes.
+    tm_nodes_base_permille: TM.nodes_base_permille as i32, 1000..=2500, step 70;
+    /// Time manager: the scale (‰) taken off when the best move took all the nodes.
+    tm_nodes_slope_permille: TM.nodes_slope_permille as i32, 0..=1000, step 50;
+    /// Time manager: the adjusted soft bound never falls below this share (‰) of the optimum.
+    tm_min_soft_permille: TM.min_soft_permille as i32, 100..=800, step 35;
+}
+
+/// The time manager's built-in constants: the defaults of the `tm_*` parameters.
+const TM: TimeParams = TimeParams::DEFAULT;
+
+/// The time manager's constants in force (the `tm_*` parameters).
+pub fn time_params() -> TimeParams {
+    TimeParams {
+        sudden_death_moves: tm_sudden_death_moves() as u64,
+        hard_factor: tm_hard_factor() as u64,
+        stability_x100: tm_stability_x100() as u64,
+        score_drop_full_cp: tm_score_drop_full_cp() as u64,
+        score_drop_max_permille: tm_score_drop_max_permille() as u64,
+        nodes_base_permille: tm_nodes_base_permille() as u64,
+        nodes_slope_permille: tm_nodes_slope_permille() as u64,
+        min_soft_permille: tm_min_soft_permille() as u64,
+    }
 }
 
 impl Param {
@@ -343,6 +380,64 @@ mod tests {
     fn lmr_history_clamp_leaves_the_butterfly_reduction_alone() {
         let hmax = crate::search::ordering::history::HISTORY_MAX;
         assert!(hmax / lmr_history_divisor() <= lmr_history_max());
+    }
+
+    /// The time manager's parameters map onto its constants field by field, and at every
+    /// corner of their ranges its bounds stay ordered and inside the clock.
+    #[test]
+    fn time_params_map_onto_the_time_manager() {
+        use crate::limits::{Clock, SearchLimits};
+        use crate::position::Color;
+        use crate::timeman::TimeManager;
+        #[cfg(not(feature = "tune"))]
+        assert_eq!(time_params(), TimeParams::DEFAULT);
+        let tm: Vec<&Param> = PARAMS
+            .iter()
+            .filter(|p| p.name.starts_with("tm_"))
+            .collect();
+        assert_eq!(tm.len(), 8);
+        let with = |f: &dyn Fn(&Param) -> i32| {
+            let v = |n: &str| f(tm.iter().find(|p| p.name == n).unwrap()) as u64;
+            TimeParams {
+                sudden_death_moves: v("tm_sudden_death_moves"),
+                hard_factor: v("tm_hard_factor"),
+                stability_x100: v("tm_stability_x100"),
+                score_drop_full_cp: v("tm_score_drop_full_cp"),
+                score_drop_max_permille: v("tm_score_drop_max_permille"),
+                nodes_base_permille: v("tm_nodes_base_permille"),
+                nodes_slope_permille: v("tm_nodes_slope_permille"),
+                min_soft_permille: v("tm_min_soft_permille"),
+            }
+        };
+        assert_eq!(with(&|p| p.default), TimeParams::DEFAULT);
+        let best = crate::position::Position::startpos().legal_moves()[0];
+        for corner in [with(&|p| p.min), with(&|p| p.max)] {
+            for (time, inc, mtg) in [(60_000, 0, None), (1_000, 10, None), (5_000, 50, Some(1))] {
+                let limits = SearchLimits {
+                    clock: Clock {
+                        wtime: Some(time),
+                        winc: inc,
+                        movestogo: mtg,
+                        ..Clock::default()
+                    },
+                    ..SearchLimits::default()
+                };
+                let mut t = TimeManager::with_params(&limits, Color::White, 10, corner);
+                for depth in 1..12 {
+                    let it = crate::timeman::IterationSummary {
+                        depth,
+                        best,
+                        score: -300 * depth as i32,
+                        best_move_nodes: 10,
+                        root_nodes: 1000,
+                    };
+                    t.iteration_done(&it, 0);
+                    let b = t.bounds().unwrap();
+                    assert!(b.soft_ms >= 1 && b.soft_ms <= b.hard_ms, "{corner:?} {b:?}");
+                    assert!(b.hard_ms < time, "{corner:?} {b:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -273,7 +273,12 @@ impl Worker {
                     }
                     None => {
                         if debug {
-                            let tm = TimeManager::new(&limits, pos.turn(), opts.move_overhead_ms);
+                            let tm = TimeManager::with_params(
+                                &limits,
+                                pos.turn(),
+                                opts.move_overhead_ms,
+                                params::time_params(),
+                            );
                             if let Some(b) = tm.bounds() {
                                 self.out.say(&format!(
                                     "info string time soft {} hard {}",
