@@ -302,8 +302,8 @@ impl TimeManager {
                 * score_drop_permille(drop, p) as u128
                 * node_share_permille(it.best_move_nodes, it.root_nodes, p) as u128;
             // Three factors in permille: divide by 1000³.
-            let soft = (self.optimum_ms as u128 * scale / 1_000_000_000).min(u64::MAX as u128);
-            let soft = soft as u64;
+            let soft =
+                (self.optimum_ms as u128 * scale / 1_000_000_000).min(u64::MAX.into()) as u64;
             let floor = (self.optimum_ms / 1000).saturating_mul(p.min_soft_permille)
                 + self.optimum_ms % 1000 * p.min_soft_permille / 1000;
             self.soft_ms = soft.max(floor).max(MIN_SOFT_MS).min(self.hard_ms);

@@ -250,15 +250,22 @@ const TM: TimeParams = TimeParams::DEFAULT;
 
 /// The time manager's constants in force (the `tm_*` parameters).
 pub fn time_params() -> TimeParams {
+    time_params_from(Param::value)
+}
+
+/// The time manager's constants with each `tm_*` parameter's value read by `value` (the one
+/// place that maps a parameter to its field).
+fn time_params_from(value: impl Fn(&Param) -> i32) -> TimeParams {
+    let v = |id: Id| value(&PARAMS[id as usize]) as u64;
     TimeParams {
-        sudden_death_moves: tm_sudden_death_moves() as u64,
-        hard_factor: tm_hard_factor() as u64,
-        stability_x100: tm_stability_x100() as u64,
-        score_drop_full_cp: tm_score_drop_full_cp() as u64,
-        score_drop_max_permille: tm_score_drop_max_permille() as u64,
-        nodes_base_permille: tm_nodes_base_permille() as u64,
-        nodes_slope_permille: tm_nodes_slope_permille() as u64,
-        min_soft_permille: tm_min_soft_permille() as u64,
+        sudden_death_moves: v(Id::tm_sudden_death_moves),
+        hard_factor: v(Id::tm_hard_factor),
+        stability_x100: v(Id::tm_stability_x100),
+        score_drop_full_cp: v(Id::tm_score_drop_full_cp),
+        score_drop_max_permille: v(Id::tm_score_drop_max_permille),
+        nodes_base_permille: v(Id::tm_nodes_base_permille),
+        nodes_slope_permille: v(Id::tm_nodes_slope_permille),
+        min_soft_permille: v(Id::tm_min_soft_permille),
     }
 }
 
@@ -391,27 +398,11 @@ mod tests {
         use crate::timeman::TimeManager;
         #[cfg(not(feature = "tune"))]
         assert_eq!(time_params(), TimeParams::DEFAULT);
-        let tm: Vec<&Param> = PARAMS
-            .iter()
-            .filter(|p| p.name.starts_with("tm_"))
-            .collect();
-        assert_eq!(tm.len(), 8);
-        let with = |f: &dyn Fn(&Param) -> i32| {
-            let v = |n: &str| f(tm.iter().find(|p| p.name == n).unwrap()) as u64;
-            TimeParams {
-                sudden_death_moves: v("tm_sudden_death_moves"),
-                hard_factor: v("tm_hard_factor"),
-                stability_x100: v("tm_stability_x100"),
-                score_drop_full_cp: v("tm_score_drop_full_cp"),
-                score_drop_max_permille: v("tm_score_drop_max_permille"),
-                nodes_base_permille: v("tm_nodes_base_permille"),
-                nodes_slope_permille: v("tm_nodes_slope_permille"),
-                min_soft_permille: v("tm_min_soft_permille"),
-            }
-        };
-        assert_eq!(with(&|p| p.default), TimeParams::DEFAULT);
+        let tm = PARAMS.iter().filter(|p| p.name.starts_with("tm_")).count();
+        assert_eq!(tm, 8);
+        assert_eq!(time_params_from(|p| p.default), TimeParams::DEFAULT);
         let best = crate::position::Position::startpos().legal_moves()[0];
-        for corner in [with(&|p| p.min), with(&|p| p.max)] {
+        for corner in [time_params_from(|p| p.min), time_params_from(|p| p.max)] {
             for (time, inc, mtg) in [(60_000, 0, None), (1_000, 10, None), (5_000, 50, Some(1))] {
                 let limits = SearchLimits {
                     clock: Clock {
