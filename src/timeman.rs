@@ -128,12 +128,6 @@ impl TimeParams {
     };
 }
 
-impl Default for TimeParams {
-    fn default() -> Self {
-        TimeParams::DEFAULT
-    }
-}
-
 /// Bounds for one search, in milliseconds from its start (from `ponderhit` when pondering).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBounds {

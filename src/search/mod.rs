@@ -26,7 +26,7 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::limits::SearchLimits;
 use crate::nnue::{self, Network, Nnue};
-use crate::position::{Bitboard, Move, Piece, Position};
+use crate::position::{Bitboard, Color, Move, Piece, Position};
 use crate::search::ordering::history::History;
 use crate::timeman::{IterationSummary, TimeManager};
 use crate::tt::{TranspositionTable, same_move};
@@ -35,6 +35,12 @@ pub use driver::sss;
 pub use smp::ThreadPool;
 pub use stats::{FEATURE_NAMES, Features, OFF_BY_DEFAULT, REMOVED, SearchStats};
 pub use syzygy::{SyzygyConfig, TB_CURSED_WIN, TB_WIN, TB_WIN_IN_MAX, tb_score};
+
+/// The time manager the main thread searches `limits` with: the clock budget for `us` under
+/// the time manager's constants in force (the `tm_*` parameters), `move_overhead_ms` kept back.
+pub fn clock_manager(limits: &SearchLimits, us: Color, move_overhead_ms: u64) -> TimeManager {
+    TimeManager::with_params(limits, us, move_overhead_ms, params::time_params())
+}
 
 /// Deepest ply the search reaches (stack and PV sizes).
 pub const MAX_PLY: usize = 128;
@@ -511,12 +517,7 @@ impl Searcher {
         // Only the main thread looks at the clock: a helper runs until the main thread stops.
         self.time = match &self.smp {
             Some(link) if link.is_helper() => TimeManager::unlimited(),
-            _ => TimeManager::with_params(
-                limits,
-                pos.turn(),
-                opts.move_overhead_ms,
-                params::time_params(),
-            ),
+            _ => clock_manager(limits, pos.turn(), opts.move_overhead_ms),
         };
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         if let Some(link) = self.smp.as_mut() {

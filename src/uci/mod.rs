@@ -28,10 +28,9 @@ use crate::search::strength::{self, LineRecorder, StrengthLimit};
 use crate::search::wdl::{self, Wdl};
 use crate::search::{
     Algorithm, Features, IterationInfo, Reporter, ScoreBound, SearchControl, SearchOptions,
-    SearchStats, SyzygyConfig, ThreadPool, uci_score,
+    SearchStats, SyzygyConfig, ThreadPool, clock_manager, uci_score,
 };
 use crate::tb::Tablebases;
-use crate::timeman::TimeManager;
 use crate::tt::{MAX_HASH_MB, TtBounds};
 
 /// Engine name sent on `uci`.
@@ -273,12 +272,7 @@ impl Worker {
                     }
                     None => {
                         if debug {
-                            let tm = TimeManager::with_params(
-                                &limits,
-                                pos.turn(),
-                                opts.move_overhead_ms,
-                                params::time_params(),
-                            );
+                            let tm = clock_manager(&limits, pos.turn(), opts.move_overhead_ms);
                             if let Some(b) = tm.bounds() {
                                 self.out.say(&format!(
                                     "info string time soft {} hard {}",
