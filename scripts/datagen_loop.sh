@@ -25,7 +25,10 @@
 #   another Bench under the same seed, the loop keeps the old binary (and says so in its log);
 # - every 10 minutes and at each rotation, rewrites the segment's line of $DATA_DIR/manifest.tsv:
 #   file, seed, commit, Bench, net, games, positions, bytes, sha256, and the exact command that
-#   remakes the file (positions are whole games, so `--games G` remakes it byte for byte).
+#   remakes the file (positions are whole games, so `--games G` remakes it byte for byte);
+# - keeps a copy of the manifest in the work tree, nets/data-manifest.tsv (tracked: commit it),
+#   because the data directory can be lost with the machine and the manifest with it; a loop
+#   that finds no $DATA_DIR/manifest.tsv starts from that copy, and each write merges the two.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -37,6 +40,7 @@ PIDFILE=$LOOP/loop.pid
 CHILDFILE=$LOOP/datagen.pid
 LOG=$LOOP/loop.log
 MANIFEST=$DATA_DIR/manifest.tsv
+KEPT_MANIFEST=${DATAGEN_KEPT_MANIFEST:-$REPO/nets/data-manifest.tsv}
 POLL=${DATAGEN_LOOP_POLL:-60}
 
 say() { echo "$(date '+%F %T') $*" >> "$LOG"; }
@@ -125,10 +129,26 @@ write_manifest() { # SEED REV BIN ARGS
     local tmp=$MANIFEST.tmp
     {
         printf 'file\tseed\tcommit\tbench\tnet\tgames\tpositions\tbytes\tsha256\tupdated\tremake\n'
-        [ -f "$MANIFEST" ] && tail -n +2 "$MANIFEST" | awk -F'\t' -v f="gen$seed.bin" '$1 != f'
+        # The kept copy's lines of files this data directory has no line for (a directory lost
+        # with its machine), then this directory's lines, then the segment's new line.
+        local f
+        for f in "$KEPT_MANIFEST" "$MANIFEST"; do
+            [ -f "$f" ] && tail -n +2 "$f"
+        done | awk -F'\t' -v f="gen$seed.bin" '$1 != f { last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+            END { for (i = 0; i < n; i++) print last[order[i]] }'
         printf 'gen%s.bin\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$seed" "$rev" "$bench" \
             "$net" "$games" "$positions" "$bytes" "$sha" "$(date '+%F %T')" "$remake"
     } > "$tmp" && mv "$tmp" "$MANIFEST"
+    mkdir -p "$(dirname "$KEPT_MANIFEST")" && cp "$MANIFEST" "$KEPT_MANIFEST.tmp" &&
+        mv "$KEPT_MANIFEST.tmp" "$KEPT_MANIFEST"
+}
+
+# A data directory without a manifest (a new machine) starts from the work tree's kept copy:
+# the Bench and commit that started each segment, and the command that remakes each file.
+restore_manifest() {
+    if [ ! -f "$MANIFEST" ] && [ -f "$KEPT_MANIFEST" ]; then
+        cp "$KEPT_MANIFEST" "$MANIFEST" && say "manifest restored from $KEPT_MANIFEST"
+    fi
 }
 
 start_child() { # BIN ARGS SEED
@@ -157,9 +177,13 @@ run() {
         exit 0
     fi
     echo $$ > "$PIDFILE"
-    trap 'say "loop stopped"; stop_child; rm -f "$PIDFILE"; exit 0' TERM INT
+    local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
+    # Stopped: the segment's manifest line is brought up to date (seed, rev, bin and args are
+    # run's locals, seen by the trap).
+    trap 'say "loop stopped"; stop_child; [ -n "$seed" ] && write_manifest "$seed" "$rev" "$bin" "$args"; rm -f "$PIDFILE"; exit 0' TERM INT
     rm -f "$LOOP/STOP"
     say "loop started (pid $$) in $REPO, data in $DATA_DIR"
+    restore_manifest
     # With the kernel's autogroups on (most desktops and this project's machines), nice only
     # ranks processes within one session: a datagen at nice 19 in its own session still took half
     # the cores from a match or a build started elsewhere. `start` runs the loop in a session of
@@ -171,7 +195,6 @@ run() {
     if [ "${f[3]:-}" = "$$" ] && [ -w /proc/self/autogroup ]; then
         echo 19 > /proc/self/autogroup 2> /dev/null && say "its session's autogroup at nice 19"
     fi
-    local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
     while [ ! -e "$LOOP/STOP" ]; do
         local head new_seed
         head=$(git -C "$REPO" rev-parse --short=12 HEAD)
@@ -225,6 +248,7 @@ run() {
     done
     say "STOP file found"
     stop_child
+    [ -n "$seed" ] && write_manifest "$seed" "$rev" "$bin" "$args"
     rm -f "$PIDFILE"
 }
 
@@ -266,7 +290,10 @@ status)
     [ -f "$MANIFEST" ] && cut -f1-8 "$MANIFEST" | column -t
     tail -n 3 "$LOG" 2> /dev/null
     ;;
-manifest) cat "$MANIFEST" 2> /dev/null ;;
+manifest)
+    restore_manifest
+    cat "$MANIFEST" 2> /dev/null
+    ;;
 record)
     [ $# -ge 5 ] || { echo "usage: $0 record SEED REV BIN ARGS..."; exit 2; }
     seed=$2 rev=$(git rev-parse --short=12 "$3") bin=$4

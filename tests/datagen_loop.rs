@@ -1,7 +1,9 @@
 //! `scripts/datagen_loop.sh`, the datagen loop, run for real against a stand-in engine in a
 //! throw-away git repository: it builds the committed revision, starts self-play, restarts it
 //! when it dies, rotates to a new segment when the committed `DATAGEN_SEED` changes, keeps a
-//! manifest line per segment that matches the file, and stops with its self-play.
+//! manifest line per segment that matches the file (and a copy of the manifest in the work tree,
+//! from which a data directory lost with its machine gets its manifest back), and stops with its
+//! self-play.
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
@@ -229,6 +231,37 @@ fn the_loop_builds_restarts_rotates_and_records() {
     );
 
     // Stop: the loop and its self-play end.
+    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
+    assert!(script(&repo, "stop").contains("stopped"));
+    wait_for("the loop and datagen end", || {
+        !alive(&child) && !alive(&looper)
+    });
+
+    // The work tree keeps a copy of the manifest (a tracked file), the same lines.
+    let kept = repo.join("nets/data-manifest.tsv");
+    assert_eq!(read(&kept), read(&data.join("manifest.tsv")));
+    // The data directory lost (a new machine): the manifest comes back from the kept copy,
+    // gen1's remake command with it, and a line of the kept copy that the data directory never
+    // had survives the next write.
+    let lost_line = "gen0.bin\t0\tabc\t1\tx.nnue\t1\t1\t64\t00\tthen\tmake datagen\n";
+    std::fs::write(&kept, format!("{}{lost_line}", read(&kept))).expect("add a line");
+    std::fs::remove_dir_all(&data).expect("lose the data");
+    let shown = script(&repo, "manifest");
+    assert!(
+        shown.contains(&line[10]),
+        "gen1's remake command restored: {shown}"
+    );
+    let restored = manifest_line(&data, "gen2.bin").expect("gen2's restored line");
+    assert!(script(&repo, "start").contains("datagen loop started"));
+    // gen2 is made again from nothing; its line is rewritten for the new file, in both copies.
+    wait_for("gen2's line written again", || {
+        manifest_line(&data, "gen2.bin").is_some_and(|l| l != restored)
+            && read(&kept) == read(&data.join("manifest.tsv"))
+    });
+    let kept_now = read(&kept);
+    assert!(kept_now.contains(lost_line), "{kept_now}");
+    assert!(kept_now.contains(&line[10]), "{kept_now}");
     let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
     let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
     assert!(script(&repo, "stop").contains("stopped"));
