@@ -21,6 +21,11 @@ sys.path.insert(0, os.path.join(SHARED, "tools"))
 
 import match  # noqa: E402  (the shared match runner)
 
+# A log redirected to a file shows each line as it comes (Python buffers a file by blocks, and a
+# long match's progress was only seen at its end).
+sys.stdout.reconfigure(line_buffering=True)
+sys.stderr.reconfigure(line_buffering=True)
+
 MIN_PAIRS = int(os.environ.get("SPRT_MIN_PAIRS", "30"))
 _llr = match.Stats.llr
 
