@@ -35,6 +35,8 @@ Examples:
   scripts/spsa.py --params RFP_MARGIN,FP_MARGIN,LMR_BASE_X100 --iterations 5000 \\
       --pairs 2 --concurrency 2 --tc 5+0.05 --state spsa-rfp.json
   scripts/spsa.py --state spsa-rfp.json --show      # the parameters of a state file
+  scripts/spsa.py --state spsa-rfp.json --a-opts    # its values as match.py's --a-opt NAME=V
+      # (those that moved from the start, rounded), for the SPRT of the tune against the defaults
 """
 import argparse
 import json
@@ -86,6 +88,9 @@ def parse_args(argv=None):
     p.add_argument("--print-every", type=int, default=10)
     p.add_argument("--show", action="store_true",
                    help="print the parameters of the state file and stop")
+    p.add_argument("--a-opts", action="store_true",
+                   help="print the state's values that differ from the start (rounded) as "
+                        "match.py options --a-opt NAME=VALUE, and stop")
     p.add_argument("-v", "--verbose", action="store_true", help="show match.py's output")
     args = p.parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else argv
@@ -224,6 +229,12 @@ def show(state, out=sys.stdout):
     out.flush()
 
 
+def a_opts(state):
+    """The tuned values that moved from the start (rounded) as match.py's --a-opt options."""
+    return " ".join(f"--a-opt {p['name']}={round(p['theta'])}" for p in state["params"]
+                    if round(p["theta"]) != round(p["start"]))
+
+
 def load_openings(path):
     with open(path) as f:
         return [line.strip() for line in f if line.strip() and not line.startswith("#")]
@@ -291,6 +302,9 @@ def main(argv=None):
     args = parse_args(argv)
     if args.show:
         show(load_state(args))
+        return
+    if args.a_opts:
+        print(a_opts(load_state(args)))
         return
     if os.path.exists(args.state):
         state = load_state(args)
