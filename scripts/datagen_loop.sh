@@ -3,8 +3,8 @@
 #
 #   scripts/datagen_loop.sh start      start the loop in the background (a running loop is left alone)
 #   scripts/datagen_loop.sh status     the loop, its datagen process and the manifest
-#   scripts/datagen_loop.sh pause      SIGSTOP the datagen process (for a timed match)
-#   scripts/datagen_loop.sh resume     SIGCONT it
+#   scripts/datagen_loop.sh pause      SIGSTOP the datagen process until `resume`
+#   scripts/datagen_loop.sh resume     SIGCONT it (unless a timed match runs: see below)
 #   scripts/datagen_loop.sh stop       stop the loop and its datagen process (both resumable)
 #   scripts/datagen_loop.sh manifest   print the manifest
 #   scripts/datagen_loop.sh run        the loop itself, in the foreground
@@ -26,6 +26,10 @@
 # - every 10 minutes and at each rotation, rewrites the segment's line of $DATA_DIR/manifest.tsv:
 #   file, seed, commit, Bench, net, games, positions, bytes, sha256, and the exact command that
 #   remakes the file (positions are whole games, so `--games G` remakes it byte for byte);
+# - yields to timed matches: every few seconds it looks for a process whose command line matches
+#   DATAGEN_YIELD_TO (default: match.py, sprt.py or spsa.py with `--tc`; fixed-node matches are
+#   not disturbed by load and are not waited for) and SIGSTOPs the datagen while one runs,
+#   SIGCONT once none has been seen for two looks in a row;
 # - keeps a copy of the manifest in the work tree, nets/data-manifest.tsv (tracked: commit it),
 #   because the data directory can be lost with the machine and the manifest with it; a loop
 #   that finds no $DATA_DIR/manifest.tsv starts from that copy, and each write merges the two.
@@ -42,6 +46,10 @@ LOG=$LOOP/loop.log
 MANIFEST=$DATA_DIR/manifest.tsv
 KEPT_MANIFEST=${DATAGEN_KEPT_MANIFEST:-$REPO/nets/data-manifest.tsv}
 POLL=${DATAGEN_LOOP_POLL:-60}
+GATE_POLL=${DATAGEN_LOOP_GATE_POLL:-5}
+YIELD_TO=${DATAGEN_YIELD_TO-'(match|sprt|spsa)\.py .*--tc'}
+GATED=$LOOP/paused-for-match
+USER_PAUSED=$LOOP/paused-by-hand
 
 say() { echo "$(date '+%F %T') $*" >> "$LOG"; }
 alive() { [ -n "${1:-}" ] && kill -0 "$1" 2> /dev/null; }
@@ -157,6 +165,39 @@ start_child() { # BIN ARGS SEED
     (cd "$REPO" && exec nice -n 19 "$bin" datagen $args >> "$DATA_DIR/gen$seed.log" 2>&1) &
     echo $! > "$CHILDFILE"
     say "datagen gen$seed started (pid $!): $bin datagen $args"
+    # A restart while paused stays paused.
+    if [ -e "$GATED" ] || [ -e "$USER_PAUSED" ]; then
+        kill -STOP "$!" 2> /dev/null
+    fi
+}
+
+# A timed match (or tune) runs: a process whose command line matches DATAGEN_YIELD_TO.
+timed_match() {
+    [ -n "$YIELD_TO" ] && pgrep -f -- "$YIELD_TO" > /dev/null 2>&1
+}
+
+# One look of the gate: pause the datagen while a timed match runs, resume it after two looks
+# without one (the tune's matches follow each other with a gap of a fraction of a second).
+gate() {
+    local c
+    c=$(child_pid)
+    if timed_match; then
+        gate_clear=0
+        if [ ! -e "$GATED" ]; then
+            touch "$GATED"
+            alive "$c" && kill -STOP "$c" 2> /dev/null
+            say "a timed match runs: datagen paused"
+        fi
+    elif [ -e "$GATED" ]; then
+        gate_clear=$((gate_clear + 1))
+        if [ "$gate_clear" -ge 2 ]; then
+            rm -f "$GATED"
+            if [ ! -e "$USER_PAUSED" ]; then
+                alive "$c" && kill -CONT "$c" 2> /dev/null
+                say "no timed match: datagen resumed"
+            fi
+        fi
+    fi
 }
 
 stop_child() {
@@ -177,11 +218,11 @@ run() {
         exit 0
     fi
     echo $$ > "$PIDFILE"
-    local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0
+    local seed="" rev="" bin="" bin_rev="" args="" last_manifest=0 gate_clear=0
     # Stopped: the segment's manifest line is brought up to date (seed, rev, bin and args are
     # run's locals, seen by the trap).
     trap 'say "loop stopped"; stop_child; [ -n "$seed" ] && write_manifest "$seed" "$rev" "$bin" "$args"; rm -f "$PIDFILE"; exit 0' TERM INT
-    rm -f "$LOOP/STOP"
+    rm -f "$LOOP/STOP" "$GATED" "$USER_PAUSED"
     say "loop started (pid $$) in $REPO, data in $DATA_DIR"
     restore_manifest
     # With the kernel's autogroups on (most desktops and this project's machines), nice only
@@ -243,8 +284,13 @@ run() {
             write_manifest "$seed" "$rev" "$bin" "$args"
             last_manifest=$now
         fi
-        sleep "$POLL" &
-        wait $!
+        local waited=0
+        while [ "$waited" -lt "$POLL" ] && [ ! -e "$LOOP/STOP" ]; do
+            gate
+            sleep "$GATE_POLL" &
+            wait $!
+            waited=$((waited + GATE_POLL))
+        done
     done
     say "STOP file found"
     stop_child
@@ -271,18 +317,26 @@ stop)
     echo "stopped (run 'make datagen-loop' to go on: every segment resumes)"
     ;;
 pause)
+    touch "$USER_PAUSED"
     c=$(child_pid)
     alive "$c" && kill -STOP "$c" && echo "datagen $c paused"
     ;;
 resume)
+    rm -f "$USER_PAUSED"
     c=$(child_pid)
-    alive "$c" && kill -CONT "$c" && echo "datagen $c resumed"
+    if [ -e "$GATED" ]; then
+        echo "datagen $c stays paused while a timed match runs (DATAGEN_YIELD_TO); it resumes after"
+    else
+        alive "$c" && kill -CONT "$c" && echo "datagen $c resumed"
+    fi
     ;;
 status)
     if alive "$(loop_pid)"; then echo "loop: running (pid $(loop_pid))"; else echo "loop: not running"; fi
     c=$(child_pid)
     if alive "$c"; then
         echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)$(sed -n 's|.* nice \(.*\)|, session group at nice \1|p' "/proc/$c/autogroup" 2> /dev/null)"
+        [ -e "$GATED" ] && echo "datagen: paused while a timed match runs"
+        [ -e "$USER_PAUSED" ] && echo "datagen: paused by hand (make datagen-resume)"
         ls "$DATA_DIR"/gen*.log > /dev/null 2>&1 && tail -n 1 "$(ls -t "$DATA_DIR"/gen*.log | head -1)"
     else
         echo "datagen: not running"

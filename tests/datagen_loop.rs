@@ -1,6 +1,7 @@
 //! `scripts/datagen_loop.sh`, the datagen loop, run for real against a stand-in engine in a
 //! throw-away git repository: it builds the committed revision, starts self-play, restarts it
-//! when it dies, rotates to a new segment when the committed `DATAGEN_SEED` changes, keeps a
+//! when it dies, pauses it while a timed match runs, rotates to a new segment when the committed
+//! `DATAGEN_SEED` changes, keeps a
 //! manifest line per segment that matches the file (and a copy of the manifest in the work tree,
 //! from which a data directory lost with its machine gets its manifest back), and stops with its
 //! self-play.
@@ -85,10 +86,27 @@ fn script(repo: &Path, arg: &str) -> String {
         .arg(repo.join("scripts/datagen_loop.sh"))
         .arg(arg)
         .env("DATAGEN_LOOP_POLL", "1")
+        .env("DATAGEN_LOOP_GATE_POLL", "1")
+        // The loop yields to "timed matches" whose command line has this test's own tag (not
+        // to a real match that may run on the machine beside the tests).
+        .env("DATAGEN_YIELD_TO", yield_tag())
         .current_dir(repo)
         .output()
         .expect("the loop script runs");
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What this test's stand-in for a timed match has in its command line.
+fn yield_tag() -> String {
+    format!("nwtest-timed-match-{}", std::process::id())
+}
+
+/// The state letter of process `pid` (`T` when stopped).
+fn proc_state(pid: &str) -> String {
+    read(Path::new(&format!("/proc/{pid}/stat")))
+        .rsplit_once(") ")
+        .and_then(|(_, rest)| rest.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// Waits (at most 60 s) until `what` holds.
@@ -190,6 +208,45 @@ fn the_loop_builds_restarts_rotates_and_records() {
     });
     let log = read(&loop_dir.join("loop.log"));
     assert_eq!(log.matches("datagen gen1 started").count(), 2, "{log}");
+
+    // A timed match starts: the datagen is stopped while it runs and goes on after it.
+    let datagen = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let mut timed = Command::new("bash")
+        .args([
+            "-c",
+            &format!("exec -a '{} --tc 1+0' sleep 60", yield_tag()),
+        ])
+        .spawn()
+        .expect("a stand-in timed match");
+    wait_for("datagen paused for the match", || {
+        proc_state(&datagen) == "T"
+    });
+    let size = std::fs::metadata(data.join("gen1.bin"))
+        .expect("gen1")
+        .len();
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        std::fs::metadata(data.join("gen1.bin"))
+            .expect("gen1")
+            .len(),
+        size,
+        "no self-play beside a timed match"
+    );
+    // `resume` by hand does not undo the loop's pause while the match runs.
+    assert!(script(&repo, "resume").contains("stays paused"));
+    assert_eq!(proc_state(&datagen), "T");
+    timed.kill().expect("end the match");
+    timed.wait().expect("reap the match");
+    wait_for("datagen resumed after the match", || {
+        proc_state(&datagen) != "T"
+            && std::fs::metadata(data.join("gen1.bin")).is_ok_and(|m| m.len() > size)
+    });
+    // A pause by hand holds until `resume`, match or not.
+    assert!(script(&repo, "pause").contains("paused"));
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(proc_state(&datagen), "T", "a pause by hand holds");
+    assert!(script(&repo, "resume").contains("resumed"));
+    assert_ne!(proc_state(&datagen), "T");
 
     // A new seed committed: gen1 is closed with its manifest line, gen2 starts.
     commit_seed(&repo, 2);
