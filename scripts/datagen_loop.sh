@@ -274,6 +274,8 @@ run() {
             touch "$LOOP/checked-$head"
             say "HEAD is $head; gen$seed goes on with the build of $bin_rev (same DATAGEN_SEED; segment started at $rev)"
         fi
+        # Look for a timed match first, so that a datagen (re)started beside one starts paused.
+        gate
         if ! alive "$(child_pid)"; then
             start_child "$bin" "$args" "$seed"
             sleep 5

@@ -101,6 +101,17 @@ fn yield_tag() -> String {
     format!("nwtest-timed-match-{}", std::process::id())
 }
 
+/// A stand-in for a timed match: a process whose command line has [`yield_tag`] and `--tc`.
+fn stand_in_match() -> std::process::Child {
+    Command::new("bash")
+        .args([
+            "-c",
+            &format!("exec -a '{} --tc 1+0' sleep 60", yield_tag()),
+        ])
+        .spawn()
+        .expect("a stand-in timed match")
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn proc_state(pid: &str) -> String {
     read(Path::new(&format!("/proc/{pid}/stat")))
@@ -211,13 +222,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
 
     // A timed match starts: the datagen is stopped while it runs and goes on after it.
     let datagen = read(&loop_dir.join("datagen.pid")).trim().to_string();
-    let mut timed = Command::new("bash")
-        .args([
-            "-c",
-            &format!("exec -a '{} --tc 1+0' sleep 60", yield_tag()),
-        ])
-        .spawn()
-        .expect("a stand-in timed match");
+    let mut timed = stand_in_match();
     wait_for("datagen paused for the match", || {
         proc_state(&datagen) == "T"
     });
@@ -248,8 +253,27 @@ fn the_loop_builds_restarts_rotates_and_records() {
     assert!(script(&repo, "resume").contains("resumed"));
     assert_ne!(proc_state(&datagen), "T");
 
-    // A new seed committed: gen1 is closed with its manifest line, gen2 starts.
+    // A new seed committed while a timed match runs: gen1 is closed with its manifest line, and
+    // gen2's datagen starts paused, then goes on when the match ends.
+    let mut timed = stand_in_match();
+    wait_for("the loop sees the match", || {
+        read(&loop_dir.join("loop.log"))
+            .matches("a timed match runs")
+            .count()
+            >= 2
+    });
     commit_seed(&repo, 2);
+    wait_for("gen2's datagen started paused", || {
+        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        read(&loop_dir.join("loop.log")).contains("datagen gen2 started") && proc_state(&p) == "T"
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        std::fs::metadata(data.join("gen2.bin")).map_or(0, |m| m.len()) <= 64,
+        "gen2 paused from its start"
+    );
+    timed.kill().expect("end the match");
+    timed.wait().expect("reap the match");
     wait_for("gen2.bin grows", || {
         std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > 32 * 3)
     });
@@ -310,7 +334,20 @@ fn the_loop_builds_restarts_rotates_and_records() {
         "gen1's remake command restored: {shown}"
     );
     let restored = manifest_line(&data, "gen2.bin").expect("gen2's restored line");
+    // Started beside a timed match, the loop's datagen starts paused.
+    let mut timed = stand_in_match();
     assert!(script(&repo, "start").contains("datagen loop started"));
+    wait_for("the datagen started paused", || {
+        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        alive(&p) && proc_state(&p) == "T"
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        std::fs::metadata(data.join("gen2.bin")).map_or(0, |m| m.len()) <= 64,
+        "paused from its start"
+    );
+    timed.kill().expect("end the match");
+    timed.wait().expect("reap the match");
     // gen2 is made again from nothing; its line is rewritten for the new file, in both copies.
     wait_for("gen2's line written again", || {
         manifest_line(&data, "gen2.bin").is_some_and(|l| l != restored)
