@@ -85,7 +85,22 @@ loop_rustflags() {
     echo "-Ctarget-cpu=x86-64-v3"
 }
 
-# Builds REV (once) and prints the binary's path; its Bench goes to $LOOP/bin/REV.bench.
+# What the build of REV is made from: the git objects of its sources, bench positions (the
+# profile's run), Makefile and networks, and the loop's rustc flags. Two revisions with the same
+# key build the same binary (a commit of docs or of the manifest changes nothing here).
+build_key() { # REV
+    {
+        local p
+        for p in src Cargo.toml Cargo.lock bench-positions Makefile; do
+            echo "$p $(git -C "$REPO" rev-parse -q --verify "$1:$p" 2> /dev/null)"
+        done
+        git -C "$REPO" ls-tree "$1" -- nets/ | awk '$4 ~ /\.nnue$/'
+        loop_rustflags
+    } | sha256sum | cut -c1-16
+}
+
+# Builds REV (once) and prints the binary's path; its Bench goes to $LOOP/bin/REV.bench. A build
+# of another revision with the same build key is used instead of building again.
 build_rev() { # REV
     local rev=$1 bin=$LOOP/bin/nullwindow-$1 src=$LOOP/src-$1
     if [ -x "$bin" ] && [ -s "$LOOP/bin/$rev.bench" ]; then
@@ -93,13 +108,24 @@ build_rev() { # REV
         return 0
     fi
     mkdir -p "$LOOP/bin"
+    local key same
+    key=$(build_key "$rev")
+    same=$(cat "$LOOP/bin/key-$key" 2> /dev/null)
+    if [ -n "$same" ] && [ -x "$LOOP/bin/nullwindow-$same" ] && [ -s "$LOOP/bin/$same.bench" ]; then
+        cp "$LOOP/bin/nullwindow-$same" "$bin" && cp "$LOOP/bin/$same.bench" "$LOOP/bin/$rev.bench"
+        say "$rev builds what $same built (same sources, Makefile and nets): its binary reused"
+        echo "$bin"
+        return 0
+    fi
     rm -rf "$src" && mkdir -p "$src"
     git archive "$rev" | tar -x -C "$src" || return 1
     say "building $rev in $src"
     local flags
     flags=$(loop_rustflags)
+    local pgo=""
     if nice -n 19 make -C "$src" pgo PGO_RUSTFLAGS="$flags" >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/pgo/release/nullwindow" "$bin"
+        pgo=1
         say "built $rev (make pgo${flags:+ PGO_RUSTFLAGS=$flags})"
     elif nice -n 19 make -C "$src" build >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/release/nullwindow" "$bin"
@@ -109,14 +135,16 @@ build_rev() { # REV
         return 1
     fi
     "$bin" bench 2> /dev/null | tail -1 | awk '{print $1}' > "$LOOP/bin/$rev.bench"
+    # Only a profile-guided build stands for its key (a plain one is built again once it can be).
+    [ -n "$pgo" ] && echo "$rev" > "$LOOP/bin/key-$key"
     rm -rf "$src/target"
     echo "$bin"
 }
 
-# Rewrites the manifest line of segment SEED.
+# Rewrites the manifest line of segment SEED (fails while its file does not exist yet).
 write_manifest() { # SEED REV BIN ARGS
     local seed=$1 rev=$2 bin=$3 args=$4 file=$DATA_DIR/gen$1.bin
-    [ -f "$file" ] || return 0
+    [ -f "$file" ] || return 1
     local bytes games positions sha bench net
     bytes=$(stat -c %s "$file")
     games=$(sed -n 's/^games //p' "$file.progress" 2> /dev/null)
@@ -125,7 +153,11 @@ write_manifest() { # SEED REV BIN ARGS
     [ -n "$pbytes" ] && bytes=$pbytes
     positions=$(((bytes - 32) / 32))
     sha=$(head -c "$bytes" "$file" | sha256sum | cut -d' ' -f1)
+    # The Bench of the commit that started the segment, or (a manifest restored on another
+    # machine, where that commit was never built) of the binary's build: the loop continues a
+    # segment only with a build of the same Bench.
     bench=$(cat "$LOOP/bin/$rev.bench" 2> /dev/null)
+    [ -n "$bench" ] || bench=$(cat "$LOOP/bin/${bin##*/nullwindow-}.bench" 2> /dev/null)
     net=$("$bin" --version 2> /dev/null | sed -n 's/^network: \([^ ]*\).*/\1/p')
     local evalarg
     evalarg=$(echo "$args" | sed -n 's/.*--eval \([^ ]*\).*/\1/p')
@@ -282,8 +314,7 @@ run() {
         fi
         local now
         now=$(date +%s)
-        if [ $((now - last_manifest)) -ge 600 ]; then
-            write_manifest "$seed" "$rev" "$bin" "$args"
+        if [ $((now - last_manifest)) -ge 600 ] && write_manifest "$seed" "$rev" "$bin" "$args"; then
             last_manifest=$now
         fi
         local waited=0

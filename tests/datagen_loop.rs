@@ -319,6 +319,32 @@ fn the_loop_builds_restarts_rotates_and_records() {
         !alive(&child) && !alive(&looper)
     });
 
+    // A commit that changes no source (docs): a loop started again uses the build of the same
+    // sources instead of building.
+    std::fs::write(repo.join("NOTES.md"), "docs\n").expect("write a doc");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "docs"]);
+    assert!(script(&repo, "start").contains("datagen loop started"));
+    wait_for("gen2 goes on", || {
+        read(&loop_dir.join("loop.log"))
+            .matches("datagen gen2 started")
+            .count()
+            >= 2
+    });
+    let log = read(&loop_dir.join("loop.log"));
+    assert!(log.contains("its binary reused"), "{log}");
+    let builds = log
+        .lines()
+        .filter(|l| l.split_whitespace().nth(2) == Some("built"))
+        .count();
+    assert_eq!(builds, 2, "two builds (seeds 1 and 2): {log}");
+    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
+    assert!(script(&repo, "stop").contains("stopped"));
+    wait_for("the loop and datagen end", || {
+        !alive(&child) && !alive(&looper)
+    });
+
     // The work tree keeps a copy of the manifest (a tracked file), the same lines.
     let kept = repo.join("nets/data-manifest.tsv");
     assert_eq!(read(&kept), read(&data.join("manifest.tsv")));
@@ -353,6 +379,12 @@ fn the_loop_builds_restarts_rotates_and_records() {
         manifest_line(&data, "gen2.bin").is_some_and(|l| l != restored)
             && read(&kept) == read(&data.join("manifest.tsv"))
     });
+    // The Bench of the line comes from the binary's build where the commit that started the
+    // segment was never built on this machine.
+    assert_eq!(
+        manifest_line(&data, "gen2.bin").expect("gen2's line")[3],
+        "4242"
+    );
     let kept_now = read(&kept);
     assert!(kept_now.contains(lost_line), "{kept_now}");
     assert!(kept_now.contains(&line[10]), "{kept_now}");
