@@ -347,6 +347,8 @@ stop)
     p=$(loop_pid)
     alive "$p" && kill -TERM "$p"
     stop_child
+    # The loop ends after its manifest write: wait for it, so that a `start` right after starts one.
+    for _ in $(seq 100); do alive "$p" || break; sleep 0.1; done
     echo "stopped (run 'make datagen-loop' to go on: every segment resumes)"
     ;;
 pause)
