@@ -112,6 +112,39 @@ fn stand_in_match() -> std::process::Child {
         .expect("a stand-in timed match")
 }
 
+/// Waits until the loop's log has `line` `times` times.
+fn wait_for_log(loop_dir: &Path, line: &str, times: usize) {
+    wait_for(line, || {
+        read(&loop_dir.join("loop.log")).matches(line).count() >= times
+    });
+}
+
+/// Ends a stand-in match.
+fn end_match(mut timed: std::process::Child) {
+    timed.kill().expect("end the match");
+    timed.wait().expect("reap the match");
+}
+
+/// A segment's file does not grow: at most its header and one record half a second on.
+fn paused_from_its_start(file: &Path) {
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        std::fs::metadata(file).map_or(0, |m| m.len()) <= 64,
+        "{} paused from its start",
+        file.display()
+    );
+}
+
+/// Stops the loop of `repo` and waits for it and its datagen to end.
+fn stop_loop(repo: &Path, loop_dir: &Path) {
+    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
+    assert!(script(repo, "stop").contains("stopped"));
+    wait_for("the loop and datagen end", || {
+        !alive(&child) && !alive(&looper)
+    });
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn proc_state(pid: &str) -> String {
     read(Path::new(&format!("/proc/{pid}/stat")))
@@ -211,18 +244,13 @@ fn the_loop_builds_restarts_rotates_and_records() {
         p != first && alive(&p)
     });
     // The pid file is written just before the log line: wait for the line too.
-    wait_for("the restart's log line", || {
-        read(&loop_dir.join("loop.log"))
-            .matches("datagen gen1 started")
-            .count()
-            >= 2
-    });
+    wait_for_log(&loop_dir, "datagen gen1 started", 2);
     let log = read(&loop_dir.join("loop.log"));
     assert_eq!(log.matches("datagen gen1 started").count(), 2, "{log}");
 
     // A timed match starts: the datagen is stopped while it runs and goes on after it.
     let datagen = read(&loop_dir.join("datagen.pid")).trim().to_string();
-    let mut timed = stand_in_match();
+    let timed = stand_in_match();
     wait_for("datagen paused for the match", || {
         proc_state(&datagen) == "T"
     });
@@ -240,8 +268,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     // `resume` by hand does not undo the loop's pause while the match runs.
     assert!(script(&repo, "resume").contains("stays paused"));
     assert_eq!(proc_state(&datagen), "T");
-    timed.kill().expect("end the match");
-    timed.wait().expect("reap the match");
+    end_match(timed);
     wait_for("datagen resumed after the match", || {
         proc_state(&datagen) != "T"
             && std::fs::metadata(data.join("gen1.bin")).is_ok_and(|m| m.len() > size)
@@ -255,25 +282,15 @@ fn the_loop_builds_restarts_rotates_and_records() {
 
     // A new seed committed while a timed match runs: gen1 is closed with its manifest line, and
     // gen2's datagen starts paused, then goes on when the match ends.
-    let mut timed = stand_in_match();
-    wait_for("the loop sees the match", || {
-        read(&loop_dir.join("loop.log"))
-            .matches("a timed match runs")
-            .count()
-            >= 2
-    });
+    let timed = stand_in_match();
+    wait_for_log(&loop_dir, "a timed match runs", 2);
     commit_seed(&repo, 2);
     wait_for("gen2's datagen started paused", || {
         let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
         read(&loop_dir.join("loop.log")).contains("datagen gen2 started") && proc_state(&p) == "T"
     });
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        std::fs::metadata(data.join("gen2.bin")).map_or(0, |m| m.len()) <= 64,
-        "gen2 paused from its start"
-    );
-    timed.kill().expect("end the match");
-    timed.wait().expect("reap the match");
+    paused_from_its_start(&data.join("gen2.bin"));
+    end_match(timed);
     wait_for("gen2.bin grows", || {
         std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > 32 * 3)
     });
@@ -312,12 +329,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     );
 
     // Stop: the loop and its self-play end.
-    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
-    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
-    assert!(script(&repo, "stop").contains("stopped"));
-    wait_for("the loop and datagen end", || {
-        !alive(&child) && !alive(&looper)
-    });
+    stop_loop(&repo, &loop_dir);
 
     // A commit that changes no source (docs): a loop started again uses the build of the same
     // sources instead of building.
@@ -325,12 +337,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "docs"]);
     assert!(script(&repo, "start").contains("datagen loop started"));
-    wait_for("gen2 goes on", || {
-        read(&loop_dir.join("loop.log"))
-            .matches("datagen gen2 started")
-            .count()
-            >= 2
-    });
+    wait_for_log(&loop_dir, "datagen gen2 started", 2);
     let log = read(&loop_dir.join("loop.log"));
     assert!(log.contains("its binary reused"), "{log}");
     let builds = log
@@ -338,12 +345,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
         .filter(|l| l.split_whitespace().nth(2) == Some("built"))
         .count();
     assert_eq!(builds, 2, "two builds (seeds 1 and 2): {log}");
-    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
-    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
-    assert!(script(&repo, "stop").contains("stopped"));
-    wait_for("the loop and datagen end", || {
-        !alive(&child) && !alive(&looper)
-    });
+    stop_loop(&repo, &loop_dir);
 
     // The work tree keeps a copy of the manifest (a tracked file), the same lines.
     let kept = repo.join("nets/data-manifest.tsv");
@@ -361,19 +363,14 @@ fn the_loop_builds_restarts_rotates_and_records() {
     );
     let restored = manifest_line(&data, "gen2.bin").expect("gen2's restored line");
     // Started beside a timed match, the loop's datagen starts paused.
-    let mut timed = stand_in_match();
+    let timed = stand_in_match();
     assert!(script(&repo, "start").contains("datagen loop started"));
     wait_for("the datagen started paused", || {
         let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
         alive(&p) && proc_state(&p) == "T"
     });
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        std::fs::metadata(data.join("gen2.bin")).map_or(0, |m| m.len()) <= 64,
-        "paused from its start"
-    );
-    timed.kill().expect("end the match");
-    timed.wait().expect("reap the match");
+    paused_from_its_start(&data.join("gen2.bin"));
+    end_match(timed);
     // gen2 is made again from nothing; its line is rewritten for the new file, in both copies.
     wait_for("gen2's line written again", || {
         manifest_line(&data, "gen2.bin").is_some_and(|l| l != restored)
@@ -388,11 +385,6 @@ fn the_loop_builds_restarts_rotates_and_records() {
     let kept_now = read(&kept);
     assert!(kept_now.contains(lost_line), "{kept_now}");
     assert!(kept_now.contains(&line[10]), "{kept_now}");
-    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
-    let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
-    assert!(script(&repo, "stop").contains("stopped"));
-    wait_for("the loop and datagen end", || {
-        !alive(&child) && !alive(&looper)
-    });
+    stop_loop(&repo, &loop_dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
