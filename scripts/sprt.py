@@ -11,9 +11,19 @@ with --a's command; make it a different path from --b's, e.g. a symlink, when bo
 same binary) F times the --nodes of B per move. It charges a slower evaluation for its speed
 in a node-limited match (e.g. F = 0.9 for a net 10% slower in nodes per second), which load
 on the machine does not distort as it distorts a timed one.
+
+Resumable: env SPRT_JOURNAL=FILE writes each finished game pair to FILE (one JSON line: the
+pair's number in match.py's opening order, both games' scores and endings). Started again with
+the same arguments and journal, it counts the pairs the journal holds (W/D/L, pentanomial, time
+losses, illegal moves, crashes) and plays only the others; a pair cut off by a kill is played
+again whole. A journal made with other arguments (but --games: a cap may be raised) or another
+openings file is refused. A long timed SPRT thus survives a stopped machine or session.
 """
+import hashlib
+import json
 import os
 import sys
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.environ.get("SHARED", os.path.join(HERE, "..", "..", "shared"))
@@ -60,5 +70,140 @@ if NODES_A_FACTOR != 1.0:
     chess.engine.SimpleEngine.popen_uci = staticmethod(popen_uci)
     chess.engine.SimpleEngine.play = play
 
+JOURNAL = os.environ.get("SPRT_JOURNAL")
+
+
+class Opening(str):
+    """An opening's FEN that knows its pair's number in match.py's order."""
+
+    number = -1
+
+
+def _header(argv):
+    """What a journal must agree with: the arguments but --games, and the openings' digest."""
+    args, i = [], 0
+    while i < len(argv):
+        if argv[i] == "--games":
+            i += 2
+            continue
+        if argv[i].startswith("--games="):
+            i += 1
+            continue
+        args.append(argv[i])
+        i += 1
+    digest = None
+    if "--openings" in argv:
+        with open(argv[argv.index("--openings") + 1], "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+    return {"args": args, "openings_sha256": digest}
+
+
+def _tally(stats, games):
+    """Counts one journaled pair into match.py's statistics."""
+    pair = 0.0
+    for game in games:
+        s, reason = game["score"], game["reason"]
+        pair += s
+        if s == 1.0:
+            stats.w += 1
+        elif s == 0.0:
+            stats.l += 1
+        else:
+            stats.d += 1
+        who, _, what = reason.partition(" ")
+        if who in ("A", "B"):
+            if what == "lost on time":
+                stats.time_losses[who] += 1
+            elif what == "crashed":
+                stats.crashes[who] += 1
+            elif what.startswith("engine error") or what.startswith("illegal move"):
+                stats.illegal[who] += 1
+    stats.penta[int(round(pair * 2))] += 1
+
+
+def read_journal(path, header):
+    """The finished pairs of a journal, {number: [game, game]}; exits on a foreign journal."""
+    done = {}
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return done
+    if not lines:
+        return done
+    try:
+        first = json.loads(lines[0])
+    except json.JSONDecodeError:
+        first = None
+    if first != {"header": header}:
+        sys.exit(f"sprt.py: {path} was written by another match (arguments or openings differ)")
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+            done[int(entry["pair"])] = [dict(g) for g in entry["games"]][:2]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue  # a line torn by a kill: its pair is played again
+    return {n: g for n, g in done.items() if len(g) == 2}
+
+
+def install_journal(path):
+    header = _header(sys.argv[1:])
+    done = read_journal(path, header)
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        with open(path, "w") as f:
+            f.write(json.dumps({"header": header}) + "\n")
+    out = open(path, "a")
+    write_lock, once = threading.Lock(), threading.Lock()
+    first_games = {}
+    prepared = []
+    _worker, _play_game = match.worker, match.play_game
+
+    def worker(pairs, args, stats, pgn_lock, pgn_out, stop, idx):
+        with once:
+            if not prepared:
+                prepared.append(True)
+                with stats.lock:
+                    n = len(pairs)
+                    # match.py pops from the end: pairs[k] is the pair numbered n - 1 - k.
+                    numbered = []
+                    for k, fen in enumerate(pairs):
+                        opening = Opening(fen)
+                        opening.number = n - 1 - k
+                        numbered.append(opening)
+                    pairs[:] = [o for o in numbered if o.number not in done]
+                    for number in sorted(done):
+                        if number < n:
+                            _tally(stats, done[number])
+                    if done:
+                        print(f"resumed: {n - len(pairs)} pairs from {path}", flush=True)
+                        match.report(stats, args)
+                        if args.sprt:
+                            llr = stats.llr(*args.sprt)
+                            lo = match.math.log(args.beta / (1 - args.alpha))
+                            hi = match.math.log((1 - args.beta) / args.alpha)
+                            if llr <= lo or llr >= hi:
+                                print("SPRT: H1 accepted" if llr >= hi else "SPRT: H0 accepted")
+                                stop.set()
+        return _worker(pairs, args, stats, pgn_lock, pgn_out, stop, idx)
+
+    def play_game(who_white, fen, *rest):
+        score, reason = _play_game(who_white, fen, *rest)
+        number = getattr(fen, "number", -1)
+        game = {"a_white": who_white == "A", "score": score, "reason": reason}
+        if who_white == "A":
+            first_games[number] = game
+        elif number in first_games:
+            line = {"pair": number, "games": [first_games.pop(number), game]}
+            with write_lock:
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+        return score, reason
+
+    match.worker, match.play_game = worker, play_game
+
+
 if __name__ == "__main__":
+    if JOURNAL:
+        install_journal(JOURNAL)
     match.main()
