@@ -153,6 +153,11 @@ def install_journal(path):
         with open(path, "w") as f:
             f.write(json.dumps({"header": header}) + "\n")
     out = open(path, "a")
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        torn = f.read(1) != b"\n"
+    if torn:
+        out.write("\n")  # a line torn by a kill ends here, so that the next pair's line is whole
     write_lock, once = threading.Lock(), threading.Lock()
     first_games = {}
     prepared = []
