@@ -140,33 +140,33 @@ def read_journal(path, header):
     for line in lines[1:]:
         try:
             entry = json.loads(line)
-            done[int(entry["pair"])] = [dict(g) for g in entry["games"]][:2]
+            if len(entry["games"]) == 2:
+                done[int(entry["pair"])] = entry["games"]
         except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             continue  # a line torn by a kill: its pair is played again
-    return {n: g for n, g in done.items() if len(g) == 2}
+    return done
 
 
 def install_journal(path):
     header = _header(sys.argv[1:])
     done = read_journal(path, header)
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        with open(path, "w") as f:
-            f.write(json.dumps({"header": header}) + "\n")
-    out = open(path, "a")
-    with open(path, "rb") as f:
-        f.seek(-1, os.SEEK_END)
-        torn = f.read(1) != b"\n"
-    if torn:
-        out.write("\n")  # a line torn by a kill ends here, so that the next pair's line is whole
+    out = open(path, "a+")
+    if out.tell() == 0:
+        out.write(json.dumps({"header": header}) + "\n")
+    else:
+        out.seek(out.tell() - 1)
+        if out.read(1) != "\n":
+            out.write("\n")  # a line torn by a kill ends here, so that the next pair's is whole
     write_lock, once = threading.Lock(), threading.Lock()
     first_games = {}
-    prepared = []
+    prepared = False
     _worker, _play_game = match.worker, match.play_game
 
     def worker(pairs, args, stats, pgn_lock, pgn_out, stop, idx):
+        nonlocal prepared
         with once:
             if not prepared:
-                prepared.append(True)
+                prepared = True
                 with stats.lock:
                     n = len(pairs)
                     # match.py pops from the end: pairs[k] is the pair numbered n - 1 - k.
