@@ -78,8 +78,14 @@ impl Searcher {
         } else {
             self.stats.nodes += 1;
         }
+        // The child's cluster is fetched while the move is made; again after it in the few
+        // cases (castling rights, en passant) the guess missed.
+        let guess = pos.key_guess_after(m);
+        self.tt.prefetch(guess);
         pos.make(m);
-        self.tt.prefetch(pos.key());
+        if pos.key() != guess {
+            self.tt.prefetch(pos.key());
+        }
     }
 
     /// Searches the root moves with PVS inside (alpha, beta). Each move that becomes best gets
