@@ -195,7 +195,12 @@ impl StructureKeys {
         if piece.role == Role::Pawn {
             self.pawns ^= z;
         } else {
-            self.non_pawns[piece.color as usize] ^= z;
+            // Both sides' keys by mask rather than by index: an indexed update keeps the
+            // array in memory, and the state's copy then reads it back before the stores
+            // have landed (a stalled store-to-load forward in `Position::make`).
+            let white = u64::from(piece.color == Color::White).wrapping_neg();
+            self.non_pawns[Color::Black as usize] ^= z & !white;
+            self.non_pawns[Color::White as usize] ^= z & white;
         }
     }
 }
