@@ -611,7 +611,29 @@ impl Position {
     /// [`Position::unmake`]).
     #[inline]
     pub fn make(&mut self, m: Move) {
+        self.make_hinted(m, |_| ());
+    }
+
+    /// [`Position::make`], handing `hint` the child's key as far as the move's pieces decide
+    /// it, before the board is touched: exact unless castling rights change or an en passant
+    /// capture appears (the search prefetches the child's table entry with it while the move
+    /// is made). Not called for a move that is not a piece move (none in chess).
+    #[inline]
+    pub fn make_hinted(&mut self, m: Move, hint: impl FnOnce(u64)) {
         let n = self.states.len();
+        // The key and the structure keys in one pass over the pieces the move changes.
+        let before = &self.states[n - 1];
+        let mut key = before.key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
+        let mut structure = before.structure;
+        let changes = PieceChanges::of_move(before.chess.turn(), m);
+        if let Some(ch) = &changes {
+            ch.for_each(|sq, piece| {
+                let z = piece_key(sq, piece);
+                key ^= z;
+                structure.toggle_key(piece, z);
+            });
+            hint(key);
+        }
         // The child starts as a copy of the current state, made in place at the end of the
         // stack (a clone pushed would be copied twice).
         self.states.extend_from_within(n - 1..n);
@@ -624,16 +646,7 @@ impl Position {
         }
         after.checkers = after.chess.checkers();
         after.ep_key = ep_key(&after.chess);
-        // The key and the structure keys in one pass over the pieces the move changes.
-        let mut key = before.key ^ before.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
-        let mut structure = before.structure;
-        let changes = PieceChanges::of_move(before.chess.turn(), m);
-        if let Some(ch) = &changes {
-            ch.for_each(|sq, piece| {
-                let z = piece_key(sq, piece);
-                key ^= z;
-                structure.toggle_key(piece, z);
-            });
+        if changes.is_some() {
             if before.chess.castles().castling_rights() != after.chess.castles().castling_rights() {
                 key ^= castling_key(&before.chess) ^ castling_key(&after.chess);
             }
@@ -672,15 +685,6 @@ impl Position {
             return next_key(&s.chess, s.key ^ s.ep_key, m, &child) ^ ep_key(&child);
         }
         // No castling right changes and no en passant square appears.
-        placement_key(s.chess.turn(), s.key ^ s.ep_key, m).unwrap_or(0)
-    }
-
-    /// A cheap guess of [`Position::key_after`]: the pieces' part of the move alone, right
-    /// unless the move changes castling rights or opens an en passant capture. For
-    /// prefetching the child's table entry before the move is made.
-    #[inline]
-    pub fn key_guess_after(&self, m: Move) -> u64 {
-        let s = self.cur();
         placement_key(s.chess.turn(), s.key ^ s.ep_key, m).unwrap_or(0)
     }
 
@@ -1312,15 +1316,16 @@ mod tests {
         }
         for m in pos.legal_moves() {
             let predicted = pos.key_after(m);
-            let guess = pos.key_guess_after(m);
             let rights = pos.chess().castles().castling_rights();
             let may_draw = pos.child_may_be_drawn(m, predicted);
-            pos.make(m);
+            let mut hint = None;
+            pos.make_hinted(m, |k| hint = Some(k));
             assert_eq!(predicted, pos.key(), "key_after {m:?} in {}", pos.fen());
-            // The guess misses only where castling rights change or an en passant capture
-            // appears.
+            // The hint is given for every move of chess, and misses only where castling
+            // rights change or an en passant capture appears.
+            assert!(hint.is_some(), "no hint for {m:?}");
             if pos.chess().castles().castling_rights() == rights && pos.cur().ep_key == 0 {
-                assert_eq!(guess, pos.key(), "key_guess_after {m:?} in {}", pos.fen());
+                assert_eq!(hint, Some(pos.key()), "make_hinted {m:?} in {}", pos.fen());
             }
             if pos.is_repetition(0) || pos.is_fifty_move_draw() {
                 assert!(may_draw, "child_may_be_drawn {m:?} in {}", pos.fen());

@@ -79,11 +79,13 @@ impl Searcher {
             self.stats.nodes += 1;
         }
         // The child's cluster is fetched while the move is made; again after it in the few
-        // cases (castling rights, en passant) the guess missed.
-        let guess = pos.key_guess_after(m);
-        self.tt.prefetch(guess);
-        pos.make(m);
-        if pos.key() != guess {
+        // cases (castling rights, en passant) the early key missed.
+        let mut early = 0;
+        pos.make_hinted(m, |k| {
+            self.tt.prefetch(k);
+            early = k;
+        });
+        if pos.key() != early {
             self.tt.prefetch(pos.key());
         }
     }
