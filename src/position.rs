@@ -19,7 +19,6 @@ pub use shakmaty::{
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// One entry of the copy-make stack.
-#[derive(Clone)]
 struct State {
     chess: Chess,
     key: u64,
@@ -44,6 +43,26 @@ struct State {
     /// Black's null moves on the stack, which `chess`'s fullmove number counts (see
     /// `null_halfmoves`).
     null_fullmoves: u8,
+}
+
+impl Clone for State {
+    /// Field by field, the small `Copy` ones as plain copies: the derived clone copied the
+    /// tail of the state through the stack, piece by piece, and read it back in one wide load
+    /// before the narrow stores had landed (a stalled store-to-load forward in
+    /// [`Position::make`]).
+    #[inline]
+    fn clone(&self) -> State {
+        State {
+            chess: self.chess.clone(),
+            key: self.key,
+            ep_key: self.ep_key,
+            structure: self.structure,
+            checkers: self.checkers,
+            changes: self.changes,
+            null_halfmoves: self.null_halfmoves,
+            null_fullmoves: self.null_fullmoves,
+        }
+    }
 }
 
 /// The pieces one move took off the board and put on it, as [`Position::make`] recorded them:
