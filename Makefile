@@ -9,7 +9,7 @@ SHARED ?= ../shared
 TC ?= 5+0.05
 GAMES ?= 100
 
-.PHONY: datagen train datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest datagen-args
+.PHONY: datagen train datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-upgrade datagen-manifest datagen-args
 .PHONY: tune spsa
 .PHONY: pgo
 .PHONY: layers
@@ -182,8 +182,9 @@ datagen: build
 # when DATAGEN_SEED changes in the committed Makefile, and keeps $(DATA_DIR)/manifest.tsv (file,
 # seed, commit, Bench, net, positions, sha256, the command that remakes it). Safe to run again:
 # a running loop is left alone. `make datagen-status`, `make datagen-pause` / `datagen-resume`
-# (SIGSTOP/SIGCONT, for timed matches), `make datagen-stop`.
-datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-manifest:
+# (SIGSTOP/SIGCONT, for timed matches), `make datagen-stop`; `make datagen-upgrade` builds HEAD
+# beside the running datagen and the loop goes on with it if its Bench is the segment's.
+datagen-loop datagen-status datagen-pause datagen-resume datagen-stop datagen-upgrade datagen-manifest:
 	@DATA_DIR=$(DATA_DIR) scripts/datagen_loop.sh $(subst datagen-,,$(subst datagen-loop,start,$@))
 datagen-args:
 	@echo $(DATAGEN_ARGS)

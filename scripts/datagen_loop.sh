@@ -6,6 +6,9 @@
 #   scripts/datagen_loop.sh pause      SIGSTOP the datagen process until `resume`
 #   scripts/datagen_loop.sh resume     SIGCONT it (unless a timed match runs: see below)
 #   scripts/datagen_loop.sh stop       stop the loop and its datagen process (both resumable)
+#   scripts/datagen_loop.sh upgrade    build HEAD at nice 19 beside the running datagen; the loop
+#                                      then goes on with that build if it has the segment's Bench
+#                                      and arguments (a speed-up reaches the data without a stop)
 #   scripts/datagen_loop.sh manifest   print the manifest
 #   scripts/datagen_loop.sh run        the loop itself, in the foreground
 #   scripts/datagen_loop.sh record SEED REV BIN ARGS...
@@ -23,6 +26,8 @@
 #   stops the old segment and starts the new one with the new revision's build;
 # - a segment is only ever continued by a build of the Bench that started it: if HEAD's build has
 #   another Bench under the same seed, the loop keeps the old binary (and says so in its log);
+#   HEAD's build replaces the running one only at a start or after `upgrade` (a build per commit
+#   would take the cores from the data);
 # - every 10 minutes and at each rotation, rewrites the segment's line of $DATA_DIR/manifest.tsv:
 #   file, seed, commit, Bench, net, games, positions, bytes, sha256, and the exact command that
 #   remakes the file (positions are whole games, so `--games G` remakes it byte for byte);
@@ -302,6 +307,29 @@ run() {
             # The manifest names the commit that started the segment (its remake command); the
             # binary may be a later build of the same Bench.
             [ -n "$had" ] && rev=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $3}' "$MANIFEST")
+        elif [ -e "$LOOP/upgrade" ]; then
+            # `upgrade` built a later revision: take it if it plays the segment's games.
+            local up up_bench seg_bench
+            up=$(cat "$LOOP/upgrade")
+            rm -f "$LOOP/upgrade"
+            up_bench=$(cat "$LOOP/bin/$up.bench" 2> /dev/null)
+            seg_bench=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $4}' "$MANIFEST" 2> /dev/null)
+            [ -n "$seg_bench" ] || seg_bench=$(cat "$LOOP/bin/$bin_rev.bench" 2> /dev/null)
+            if [ "$up" = "$bin_rev" ]; then
+                say "upgrade: gen$seed already runs the build of $up"
+            elif [ ! -x "$LOOP/bin/nullwindow-$up" ] || [ -z "$up_bench" ]; then
+                say "error: upgrade: no build of $up"
+            elif [ "$up_bench" != "$seg_bench" ]; then
+                say "upgrade refused: $up has Bench $up_bench, gen$seed was made by Bench $seg_bench (give the new search a new DATAGEN_SEED)"
+            elif [ "$(seg_var "$up" DATAGEN_SEED)" != "$seed" ] || [ "$(seg_args "$up")" != "$args" ]; then
+                say "upgrade refused: $up's Makefile gives gen$seed other arguments"
+            else
+                stop_child
+                write_manifest "$seed" "$rev" "$bin" "$args"
+                bin=$LOOP/bin/nullwindow-$up bin_rev=$up
+                touch "$LOOP/checked-$up"
+                say "upgrade: gen$seed goes on with the build of $up (Bench $up_bench, the segment's)"
+            fi
         elif [ "$head" != "$bin_rev" ] && [ ! -e "$LOOP/checked-$head" ]; then
             touch "$LOOP/checked-$head"
             say "HEAD is $head; gen$seed goes on with the build of $bin_rev (same DATAGEN_SEED; segment started at $rev)"
@@ -350,6 +378,14 @@ stop)
     # The loop ends after its manifest write: wait for it, so that a `start` right after starts one.
     for _ in $(seq 100); do alive "$p" || break; sleep 0.1; done
     echo "stopped (run 'make datagen-loop' to go on: every segment resumes)"
+    ;;
+upgrade)
+    head=$(git rev-parse --short=12 HEAD)
+    alive "$(loop_pid)" || { echo "no datagen loop runs: 'make datagen-loop' starts one with HEAD's build"; exit 1; }
+    echo "building $head at nice 19 beside the datagen (log $LOOP/build.log) ..."
+    nb=$(build_rev "$head") || { echo "error: cannot build $head (see $LOOP/build.log)"; exit 1; }
+    echo "$head" > "$LOOP/upgrade"
+    echo "built $nb (Bench $(cat "$LOOP/bin/$head.bench")); the loop takes it within a minute if that is the segment's Bench (see $LOG)"
     ;;
 pause)
     touch "$USER_PAUSED"
