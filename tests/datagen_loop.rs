@@ -1,7 +1,7 @@
 //! `scripts/datagen_loop.sh`, the datagen loop, run for real against a stand-in engine in a
 //! throw-away git repository: it builds the committed revision, starts self-play, restarts it
 //! when it dies, pauses it while a timed match runs, rotates to a new segment when the committed
-//! `DATAGEN_SEED` changes, keeps a
+//! `DATAGEN_SEED` changes, takes a later build of the segment's Bench on `upgrade`, keeps a
 //! manifest line per segment that matches the file (and a copy of the manifest in the work tree,
 //! from which a data directory lost with its machine gets its manifest back), and stops with its
 //! self-play.
@@ -345,6 +345,42 @@ fn the_loop_builds_restarts_rotates_and_records() {
         .filter(|l| l.split_whitespace().nth(2) == Some("built"))
         .count();
     assert_eq!(builds, 2, "two builds (seeds 1 and 2): {log}");
+
+    // `upgrade`: a later build of the segment's Bench takes over the running segment, whose
+    // file goes on from where it was.
+    std::fs::create_dir_all(repo.join("src")).expect("mkdir src");
+    std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("a source change");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "a speed-up"]);
+    let before = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let said = script(&repo, "upgrade");
+    assert!(said.contains("built"), "{said}");
+    wait_for_log(&loop_dir, "upgrade: gen2 goes on with the build of", 1);
+    wait_for("a new datagen process after the upgrade", || {
+        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        p != before && alive(&p)
+    });
+    let size = std::fs::metadata(data.join("gen2.bin"))
+        .expect("gen2")
+        .len();
+    wait_for("gen2 grows after the upgrade", || {
+        std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > size)
+    });
+    // A build of another Bench under the same seed is refused: the datagen goes on as it was.
+    std::fs::write(&engine, FAKE_ENGINE.replace("4242 nodes", "4343 nodes")).expect("rewrite");
+    std::fs::write(repo.join("src/speed.rs"), "// another search\n").expect("a search change");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "another search"]);
+    let running = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    assert!(script(&repo, "upgrade").contains("Bench 4343"));
+    wait_for_log(&loop_dir, "upgrade refused: ", 1);
+    assert_eq!(read(&loop_dir.join("datagen.pid")).trim(), running);
+    assert!(alive(&running));
+    // Back to the segment's search (what follows restarts the loop from HEAD).
+    std::fs::write(&engine, FAKE_ENGINE).expect("rewrite");
+    std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("back");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "back"]);
     stop_loop(&repo, &loop_dir);
 
     // The work tree keeps a copy of the manifest (a tracked file), the same lines.
