@@ -259,7 +259,8 @@ run() {
     # Stopped: the segment's manifest line is brought up to date (seed, rev, bin and args are
     # run's locals, seen by the trap).
     trap 'say "loop stopped"; stop_child; [ -n "$seed" ] && write_manifest "$seed" "$rev" "$bin" "$args"; rm -f "$PIDFILE"; exit 0' TERM INT
-    rm -f "$LOOP/STOP" "$GATED" "$USER_PAUSED"
+    # A note of `upgrade` left by an earlier loop: this one starts with HEAD's build anyway.
+    rm -f "$LOOP/STOP" "$GATED" "$USER_PAUSED" "$LOOP/upgrade"
     say "loop started (pid $$) in $REPO, data in $DATA_DIR"
     restore_manifest
     # With the kernel's autogroups on (most desktops and this project's machines), nice only
@@ -315,7 +316,7 @@ run() {
             up_bench=$(cat "$LOOP/bin/$up.bench" 2> /dev/null)
             seg_bench=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $4}' "$MANIFEST" 2> /dev/null)
             [ -n "$seg_bench" ] || seg_bench=$(cat "$LOOP/bin/$bin_rev.bench" 2> /dev/null)
-            if [ "$up" = "$bin_rev" ]; then
+            if [ "$up" = "$bin_rev" ] || cmp -s "$LOOP/bin/nullwindow-$up" "$bin"; then
                 say "upgrade: gen$seed already runs the build of $up"
             elif [ ! -x "$LOOP/bin/nullwindow-$up" ] || [ -z "$up_bench" ]; then
                 say "error: upgrade: no build of $up"

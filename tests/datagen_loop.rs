@@ -349,6 +349,9 @@ fn the_loop_builds_restarts_rotates_and_records() {
     // `upgrade`: a later build of the segment's Bench takes over the running segment, whose
     // file goes on from where it was.
     std::fs::create_dir_all(repo.join("src")).expect("mkdir src");
+    // Another binary with the same Bench.
+    let faster = format!("{FAKE_ENGINE}# faster\n");
+    std::fs::write(&engine, &faster).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("a source change");
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "a speed-up"]);
@@ -366,6 +369,14 @@ fn the_loop_builds_restarts_rotates_and_records() {
     wait_for("gen2 grows after the upgrade", || {
         std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > size)
     });
+    // The same build again (a commit of docs): nothing to restart.
+    std::fs::write(repo.join("NOTES.md"), "more docs\n").expect("write a doc");
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "more docs"]);
+    let running = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    assert!(script(&repo, "upgrade").contains("built"));
+    wait_for_log(&loop_dir, "upgrade: gen2 already runs the build of", 1);
+    assert_eq!(read(&loop_dir.join("datagen.pid")).trim(), running);
     // A build of another Bench under the same seed is refused: the datagen goes on as it was.
     std::fs::write(&engine, FAKE_ENGINE.replace("4242 nodes", "4343 nodes")).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// another search\n").expect("a search change");
@@ -377,7 +388,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     assert_eq!(read(&loop_dir.join("datagen.pid")).trim(), running);
     assert!(alive(&running));
     // Back to the segment's search (what follows restarts the loop from HEAD).
-    std::fs::write(&engine, FAKE_ENGINE).expect("rewrite");
+    std::fs::write(&engine, &faster).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("back");
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "back"]);
