@@ -8,7 +8,8 @@
 #   scripts/datagen_loop.sh stop       stop the loop and its datagen process (both resumable)
 #   scripts/datagen_loop.sh upgrade    build HEAD at nice 19 beside the running datagen; the loop
 #                                      then goes on with that build if it has the segment's Bench
-#                                      and arguments (a speed-up reaches the data without a stop)
+#                                      and arguments (a speed-up reaches the data without a stop;
+#                                      a higher DATAGEN_GAMES lets a complete segment go on)
 #   scripts/datagen_loop.sh manifest   print the manifest
 #   scripts/datagen_loop.sh run        the loop itself, in the foreground
 #   scripts/datagen_loop.sh record SEED REV BIN ARGS...
@@ -28,6 +29,8 @@
 #   another Bench under the same seed, the loop keeps the old binary (and says so in its log);
 #   HEAD's build replaces the running one only at a start or after `upgrade` (a build per commit
 #   would take the cores from the data);
+# - a segment that has all its games waits (logged once) rather than restarting a datagen that
+#   would end at once;
 # - every 10 minutes and at each rotation, rewrites the segment's line of $DATA_DIR/manifest.tsv:
 #   file, seed, commit, Bench, net, games, positions, bytes, sha256, and the exact command that
 #   remakes the file (positions are whole games, so `--games G` remakes it byte for byte);
@@ -196,6 +199,20 @@ restore_manifest() {
     fi
 }
 
+# The arguments without the game count (which only caps the run: the games are the same).
+args_but_games() { # ARGS
+    echo "$1" | sed 's/--games [0-9]*//'
+}
+
+# Whether segment SEED has written every game ARGS asks for (a datagen started then would end
+# at once: the loop waits for a higher DATAGEN_GAMES or a new DATAGEN_SEED instead).
+seg_complete() { # SEED ARGS
+    local want had
+    want=$(echo "$2" | sed -n 's/.*--games \([0-9]*\).*/\1/p')
+    had=$(sed -n 's/^games //p' "$DATA_DIR/gen$1.bin.progress" 2> /dev/null)
+    [ -n "$want" ] && [ -n "$had" ] && [ "$had" -ge "$want" ]
+}
+
 start_child() { # BIN ARGS SEED
     local bin=$1 args=$2 seed=$3
     # shellcheck disable=SC2086
@@ -316,18 +333,25 @@ run() {
             up_bench=$(cat "$LOOP/bin/$up.bench" 2> /dev/null)
             seg_bench=$(awk -F'\t' -v f="gen$seed.bin" '$1 == f {print $4}' "$MANIFEST" 2> /dev/null)
             [ -n "$seg_bench" ] || seg_bench=$(cat "$LOOP/bin/$bin_rev.bench" 2> /dev/null)
-            if [ "$up" = "$bin_rev" ] || cmp -s "$LOOP/bin/nullwindow-$up" "$bin"; then
-                say "upgrade: gen$seed already runs the build of $up"
-            elif [ ! -x "$LOOP/bin/nullwindow-$up" ] || [ -z "$up_bench" ]; then
+            local up_args
+            up_args=$(seg_args "$up")
+            if [ ! -x "$LOOP/bin/nullwindow-$up" ] || [ -z "$up_bench" ]; then
                 say "error: upgrade: no build of $up"
             elif [ "$up_bench" != "$seg_bench" ]; then
                 say "upgrade refused: $up has Bench $up_bench, gen$seed was made by Bench $seg_bench (give the new search a new DATAGEN_SEED)"
-            elif [ "$(seg_var "$up" DATAGEN_SEED)" != "$seed" ] || [ "$(seg_args "$up")" != "$args" ]; then
+            elif [ "$(seg_var "$up" DATAGEN_SEED)" != "$seed" ] ||
+                [ "$(args_but_games "$up_args")" != "$(args_but_games "$args")" ]; then
                 say "upgrade refused: $up's Makefile gives gen$seed other arguments"
+            elif [ "$up" = "$bin_rev" ] || cmp -s "$LOOP/bin/nullwindow-$up" "$bin"; then
+                # Only the game count may differ: a datagen that runs stops at its own count,
+                # and the loop starts the next with this one.
+                [ "$up_args" != "$args" ] && say "upgrade: gen$seed's game count from $up: $(echo "$up_args" | sed -n 's/.*--games \([0-9]*\).*/\1/p')"
+                args=$up_args
+                say "upgrade: gen$seed already runs the build of $up"
             else
                 stop_child
                 write_manifest "$seed" "$rev" "$bin" "$args"
-                bin=$LOOP/bin/nullwindow-$up bin_rev=$up
+                bin=$LOOP/bin/nullwindow-$up bin_rev=$up args=$up_args
                 touch "$LOOP/checked-$up"
                 say "upgrade: gen$seed goes on with the build of $up (Bench $up_bench, the segment's)"
             fi
@@ -337,7 +361,14 @@ run() {
         fi
         # Look for a timed match first, so that a datagen (re)started beside one starts paused.
         gate
-        if ! alive "$(child_pid)"; then
+        if seg_complete "$seed" "$args"; then
+            if [ ! -e "$LOOP/complete-gen$seed" ]; then
+                touch "$LOOP/complete-gen$seed"
+                write_manifest "$seed" "$rev" "$bin" "$args"
+                say "gen$seed is complete ($(echo "$args" | sed -n 's/.*--games \([0-9]*\).*/\1/p') games): waiting for a higher DATAGEN_GAMES (then make datagen-upgrade) or a new DATAGEN_SEED"
+            fi
+        elif ! alive "$(child_pid)"; then
+            rm -f "$LOOP/complete-gen$seed"
             start_child "$bin" "$args" "$seed"
             sleep 5
         fi

@@ -1,7 +1,8 @@
 //! `scripts/datagen_loop.sh`, the datagen loop, run for real against a stand-in engine in a
 //! throw-away git repository: it builds the committed revision, starts self-play, restarts it
 //! when it dies, pauses it while a timed match runs, rotates to a new segment when the committed
-//! `DATAGEN_SEED` changes, takes a later build of the segment's Bench on `upgrade`, keeps a
+//! `DATAGEN_SEED` changes, takes a later build of the segment's Bench on `upgrade`, waits when a
+//! segment has all its games (and goes on when the count is raised), keeps a
 //! manifest line per segment that matches the file (and a copy of the manifest in the work tree,
 //! from which a data directory lost with its machine gets its manifest back), and stops with its
 //! self-play.
@@ -12,17 +13,18 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A stand-in for `nullwindow`: `bench`, `--version`, and a `datagen` that appends one
-/// 32-byte record every 50 ms to `--out` and keeps a progress file as the real one does
-/// (resumes from it, cuts a torn tail, ends on SIGTERM after a whole record).
+/// 32-byte record (a game) every 50 ms to `--out` and keeps a progress file as the real one
+/// does (resumes from it, cuts a torn tail, ends on SIGTERM after a whole record, or once it
+/// has `--games` games).
 const FAKE_ENGINE: &str = r#"#!/usr/bin/env bash
 case "$1" in
 bench) echo "4242 nodes 1 nps" ;;
 --version) echo "Nullwindow fake"; echo "network: fake.nnue (embedded)" ;;
 datagen)
     shift
-    out="" seed=""
+    out="" seed="" want=""
     while [ $# -gt 0 ]; do
-        case "$1" in --out) out=$2; shift ;; --seed) seed=$2; shift ;; esac
+        case "$1" in --out) out=$2; shift ;; --seed) seed=$2; shift ;; --games) want=$2; shift ;; esac
         shift
     done
     [ -s "$out" ] || head -c 32 /dev/zero > "$out"
@@ -34,7 +36,7 @@ datagen)
     # SIGTERM ends it after a whole record.
     stop=""
     trap 'stop=1' TERM
-    while [ -z "$stop" ]; do
+    while [ -z "$stop" ] && [ "$games" -lt "$want" ]; do
         head -c 32 /dev/zero >> "$out"
         games=$((games + 1))
         printf 'seed %s\nsettings fake\ngames %s\nbytes %s\n' "$seed" "$games" \
@@ -47,10 +49,10 @@ esac
 
 /// The parts of the real Makefile the loop reads: `print-VAR`, `datagen-args`, and a `pgo`
 /// target that "builds" the stand-in.
-fn makefile(seed: u32) -> String {
+fn makefile(seed: u32, games: u32) -> String {
     format!(
         "DATA_DIR ?= data\nDATAGEN_SEED ?= {seed}\nDATAGEN_THREADS ?= 2\n\
-         DATAGEN_ARGS = --games 1000 --threads $(DATAGEN_THREADS) --seed $(DATAGEN_SEED) \
+         DATAGEN_ARGS = --games {games} --threads $(DATAGEN_THREADS) --seed $(DATAGEN_SEED) \
          --out $(DATA_DIR)/gen$(DATAGEN_SEED).bin\n\
          datagen-args:\n\t@echo $(DATAGEN_ARGS)\n\
          print-%:\n\t@echo $($*)\n\
@@ -76,9 +78,16 @@ fn git(repo: &Path, args: &[&str]) {
 }
 
 fn commit_seed(repo: &Path, seed: u32) {
-    std::fs::write(repo.join("Makefile"), makefile(seed)).expect("write Makefile");
+    commit_segment(repo, seed, 100_000);
+}
+
+fn commit_segment(repo: &Path, seed: u32, games: u32) {
+    std::fs::write(repo.join("Makefile"), makefile(seed, games)).expect("write Makefile");
     git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-q", "-m", &format!("seed {seed}")]);
+    git(
+        repo,
+        &["commit", "-q", "-m", &format!("seed {seed}, {games} games")],
+    );
 }
 
 fn script(repo: &Path, arg: &str) -> String {
@@ -432,6 +441,25 @@ fn the_loop_builds_restarts_rotates_and_records() {
     let kept_now = read(&kept);
     assert!(kept_now.contains(lost_line), "{kept_now}");
     assert!(kept_now.contains(&line[10]), "{kept_now}");
+
+    // A segment that has all its games waits (said once) rather than restarting a datagen that
+    // would end at once; a higher game count, through `upgrade`, lets it go on.
+    let len = |f: &str| std::fs::metadata(data.join(f)).map_or(0, |m| m.len());
+    commit_segment(&repo, 3, 20);
+    wait_for_log(&loop_dir, "gen3 is complete (20 games)", 1);
+    std::thread::sleep(Duration::from_millis(2500));
+    let log = read(&loop_dir.join("loop.log"));
+    assert_eq!(log.matches("datagen gen3 started").count(), 1, "{log}");
+    assert_eq!(log.matches("gen3 is complete").count(), 1, "{log}");
+    assert_eq!(len("gen3.bin"), 32 + 20 * 32);
+    commit_segment(&repo, 3, 30);
+    assert!(script(&repo, "upgrade").contains("built"));
+    wait_for_log(&loop_dir, "gen3 is complete (30 games)", 1);
+    assert_eq!(len("gen3.bin"), 32 + 30 * 32);
+    assert_eq!(
+        manifest_line(&data, "gen3.bin").expect("gen3's line")[5],
+        "30"
+    );
     stop_loop(&repo, &loop_dir);
     let _ = std::fs::remove_dir_all(&dir);
 }
