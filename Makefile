@@ -154,7 +154,9 @@ DATA_DIR ?= data
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the thread
 # count.
 DATAGEN_SEED ?= 23
-DATAGEN_GAMES ?= 200000
+# The segment's cap: 600000 games is about 53 M positions (issue 68's 50 M window from one net's
+# play); raised from 200000 (17.7 M) during gen23, which the count does not change.
+DATAGEN_GAMES ?= 600000
 DATAGEN_NODES ?= 5000
 DATAGEN_THREADS ?= 2
 DATAGEN_NICE ?= nice -n 19
