@@ -83,11 +83,18 @@ fn commit_seed(repo: &Path, seed: u32) {
 
 fn commit_segment(repo: &Path, seed: u32, games: u32) {
     std::fs::write(repo.join("Makefile"), makefile(seed, games)).expect("write Makefile");
+    commit_all(repo, &format!("seed {seed}, {games} games"));
+}
+
+/// Commits everything in the work tree.
+fn commit_all(repo: &Path, message: &str) {
     git(repo, &["add", "-A"]);
-    git(
-        repo,
-        &["commit", "-q", "-m", &format!("seed {seed}, {games} games")],
-    );
+    git(repo, &["commit", "-q", "-m", message]);
+}
+
+/// The pid of the loop's datagen process, as its pid file says.
+fn datagen_pid(loop_dir: &Path) -> String {
+    read(&loop_dir.join("datagen.pid")).trim().to_string()
 }
 
 fn script(repo: &Path, arg: &str) -> String {
@@ -146,7 +153,7 @@ fn paused_from_its_start(file: &Path) {
 
 /// Stops the loop of `repo` and waits for it and its datagen to end.
 fn stop_loop(repo: &Path, loop_dir: &Path) {
-    let child = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let child = datagen_pid(loop_dir);
     let looper = read(&loop_dir.join("loop.pid")).trim().to_string();
     assert!(script(repo, "stop").contains("stopped"));
     wait_for("the loop and datagen end", || {
@@ -242,14 +249,14 @@ fn the_loop_builds_restarts_rotates_and_records() {
     assert!(script(&repo, "start").contains("is running"));
 
     // The self-play dies: the loop starts it again, and the file goes on from where it was.
-    let first = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let first = datagen_pid(&loop_dir);
     assert!(alive(&first), "datagen pid {first}");
     Command::new("kill")
         .args(["-KILL", &first])
         .status()
         .expect("kill");
     wait_for("a new datagen process", || {
-        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        let p = datagen_pid(&loop_dir);
         p != first && alive(&p)
     });
     // The pid file is written just before the log line: wait for the line too.
@@ -258,7 +265,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     assert_eq!(log.matches("datagen gen1 started").count(), 2, "{log}");
 
     // A timed match starts: the datagen is stopped while it runs and goes on after it.
-    let datagen = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    let datagen = datagen_pid(&loop_dir);
     let timed = stand_in_match();
     wait_for("datagen paused for the match", || {
         proc_state(&datagen) == "T"
@@ -295,7 +302,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     wait_for_log(&loop_dir, "a timed match runs", 2);
     commit_seed(&repo, 2);
     wait_for("gen2's datagen started paused", || {
-        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        let p = datagen_pid(&loop_dir);
         read(&loop_dir.join("loop.log")).contains("datagen gen2 started") && proc_state(&p) == "T"
     });
     paused_from_its_start(&data.join("gen2.bin"));
@@ -343,8 +350,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     // A commit that changes no source (docs): a loop started again uses the build of the same
     // sources instead of building.
     std::fs::write(repo.join("NOTES.md"), "docs\n").expect("write a doc");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "docs"]);
+    commit_all(&repo, "docs");
     assert!(script(&repo, "start").contains("datagen loop started"));
     wait_for_log(&loop_dir, "datagen gen2 started", 2);
     let log = read(&loop_dir.join("loop.log"));
@@ -362,14 +368,13 @@ fn the_loop_builds_restarts_rotates_and_records() {
     let faster = format!("{FAKE_ENGINE}# faster\n");
     std::fs::write(&engine, &faster).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("a source change");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "a speed-up"]);
-    let before = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    commit_all(&repo, "a speed-up");
+    let before = datagen_pid(&loop_dir);
     let said = script(&repo, "upgrade");
     assert!(said.contains("built"), "{said}");
     wait_for_log(&loop_dir, "upgrade: gen2 goes on with the build of", 1);
     wait_for("a new datagen process after the upgrade", || {
-        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        let p = datagen_pid(&loop_dir);
         p != before && alive(&p)
     });
     let size = std::fs::metadata(data.join("gen2.bin"))
@@ -380,27 +385,24 @@ fn the_loop_builds_restarts_rotates_and_records() {
     });
     // The same build again (a commit of docs): nothing to restart.
     std::fs::write(repo.join("NOTES.md"), "more docs\n").expect("write a doc");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "more docs"]);
-    let running = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    commit_all(&repo, "more docs");
+    let running = datagen_pid(&loop_dir);
     assert!(script(&repo, "upgrade").contains("built"));
     wait_for_log(&loop_dir, "upgrade: gen2 already runs the build of", 1);
-    assert_eq!(read(&loop_dir.join("datagen.pid")).trim(), running);
+    assert_eq!(datagen_pid(&loop_dir), running);
     // A build of another Bench under the same seed is refused: the datagen goes on as it was.
     std::fs::write(&engine, FAKE_ENGINE.replace("4242 nodes", "4343 nodes")).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// another search\n").expect("a search change");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "another search"]);
-    let running = read(&loop_dir.join("datagen.pid")).trim().to_string();
+    commit_all(&repo, "another search");
+    let running = datagen_pid(&loop_dir);
     assert!(script(&repo, "upgrade").contains("Bench 4343"));
     wait_for_log(&loop_dir, "upgrade refused: ", 1);
-    assert_eq!(read(&loop_dir.join("datagen.pid")).trim(), running);
+    assert_eq!(datagen_pid(&loop_dir), running);
     assert!(alive(&running));
     // Back to the segment's search (what follows restarts the loop from HEAD).
     std::fs::write(&engine, &faster).expect("rewrite");
     std::fs::write(repo.join("src/speed.rs"), "// faster\n").expect("back");
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "back"]);
+    commit_all(&repo, "back");
     stop_loop(&repo, &loop_dir);
 
     // The work tree keeps a copy of the manifest (a tracked file), the same lines.
@@ -422,7 +424,7 @@ fn the_loop_builds_restarts_rotates_and_records() {
     let timed = stand_in_match();
     assert!(script(&repo, "start").contains("datagen loop started"));
     wait_for("the datagen started paused", || {
-        let p = read(&loop_dir.join("datagen.pid")).trim().to_string();
+        let p = datagen_pid(&loop_dir);
         alive(&p) && proc_state(&p) == "T"
     });
     paused_from_its_start(&data.join("gen2.bin"));
