@@ -199,6 +199,11 @@ restore_manifest() {
     fi
 }
 
+# The game count of a segment's arguments.
+args_games() { # ARGS
+    echo "$1" | sed -n 's/.*--games \([0-9]*\).*/\1/p'
+}
+
 # The arguments without the game count (which only caps the run: the games are the same).
 args_but_games() { # ARGS
     echo "$1" | sed 's/--games [0-9]*//'
@@ -208,7 +213,7 @@ args_but_games() { # ARGS
 # at once: the loop waits for a higher DATAGEN_GAMES or a new DATAGEN_SEED instead).
 seg_complete() { # SEED ARGS
     local want had
-    want=$(echo "$2" | sed -n 's/.*--games \([0-9]*\).*/\1/p')
+    want=$(args_games "$2")
     had=$(sed -n 's/^games //p' "$DATA_DIR/gen$1.bin.progress" 2> /dev/null)
     [ -n "$want" ] && [ -n "$had" ] && [ "$had" -ge "$want" ]
 }
@@ -345,7 +350,7 @@ run() {
             elif [ "$up" = "$bin_rev" ] || cmp -s "$LOOP/bin/nullwindow-$up" "$bin"; then
                 # Only the game count may differ: a datagen that runs stops at its own count,
                 # and the loop starts the next with this one.
-                [ "$up_args" != "$args" ] && say "upgrade: gen$seed's game count from $up: $(echo "$up_args" | sed -n 's/.*--games \([0-9]*\).*/\1/p')"
+                [ "$up_args" != "$args" ] && say "upgrade: gen$seed's game count from $up: $(args_games "$up_args")"
                 args=$up_args
                 say "upgrade: gen$seed already runs the build of $up"
             else
@@ -365,7 +370,7 @@ run() {
             if [ ! -e "$LOOP/complete-gen$seed" ]; then
                 touch "$LOOP/complete-gen$seed"
                 write_manifest "$seed" "$rev" "$bin" "$args"
-                say "gen$seed is complete ($(echo "$args" | sed -n 's/.*--games \([0-9]*\).*/\1/p') games): waiting for a higher DATAGEN_GAMES (then make datagen-upgrade) or a new DATAGEN_SEED"
+                say "gen$seed is complete ($(args_games "$args") games): waiting for a higher DATAGEN_GAMES (then make datagen-upgrade) or a new DATAGEN_SEED"
             fi
         elif ! alive "$(child_pid)"; then
             rm -f "$LOOP/complete-gen$seed"
