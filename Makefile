@@ -211,7 +211,8 @@ print-%:
 # TRAIN_MIRROR (non-empty: each castling-less position also mirrored a<->h); TRAIN_SEEDS and, with
 # TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the
 # continuations equal shares of the rest. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain
-# continuation. The nets' lineage: docs/history/nets.md.
+# continuation. TRAIN_QA, TRAIN_QB (empty: the trainer's 255 and 64, every net to nw-g16): the
+# written net's quantisation (`--qa`, `--qb`). The nets' lineage: docs/history/nets.md.
 RECIPE ?= nets/recipes/nw-g16.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue
@@ -226,7 +227,8 @@ train: build
 		--batch $(TRAIN_BATCH) --lr $(TRAIN_LR) --lambda $(TRAIN_LAMBDA) --wd $(TRAIN_WD) --seed $$s \
 		--threads $(TRAIN_THREADS) --val $(TRAIN_VAL) $(if $(TRAIN_VAL_TAIL),--val-tail) $(if $(TRAIN_INIT),--init $(TRAIN_INIT)) $(if $(TRAIN_WD_TO_INIT),--wd-to-init) \
 		$(if $(TRAIN_KING_BUCKETS),--king-buckets $(TRAIN_KING_BUCKETS)) $(if $(TRAIN_FACTORISE),--factorise) $(if $(TRAIN_MIRROR),--mirror) \
-		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) --out $(call TRAIN_OUT,$$s); done
+		$(if $(TRAIN_SIZE_LIKE),--size-like $(TRAIN_SIZE_LIKE)) $(if $(TRAIN_QA),--qa $(TRAIN_QA)) $(if $(TRAIN_QB),--qb $(TRAIN_QB)) \
+		--out $(call TRAIN_OUT,$$s); done
 	$(if $(TRAIN_SOUP),python3 scripts/net_soup.py --first-share $(TRAIN_SOUP_SHARE) --out nets/$(NET_NAME) \
 		$(TRAIN_SOUP) $(foreach s,$(TRAIN_SEEDS),$(call TRAIN_OUT,$(s))))
 

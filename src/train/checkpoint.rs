@@ -193,6 +193,42 @@ impl Checkpoint {
     }
 }
 
+impl Checkpoint {
+    /// The float network as the run had it (its inputs and factoriser read from the run key,
+    /// the shared rows merged into each block, as a network file holds them) and the `--scale`
+    /// its output is in.
+    pub fn float_net(&self) -> Result<(Model, u32), String> {
+        let mut o = super::TrainOptions::default();
+        let mut scale = None;
+        for kv in self.run_key.split_whitespace() {
+            match kv.split_once('=') {
+                Some(("scale", v)) => scale = v.parse().ok(),
+                Some(("king-buckets", v)) => o.king_buckets = Some(v.to_string()),
+                None if kv == "hm" => o.hm = true,
+                None if kv == "factorise" => o.factorise = true,
+                _ => {}
+            }
+        }
+        let scale = scale.ok_or("no scale= in the checkpoint's options")?;
+        let inputs = o.inputs()?;
+        let mut model = if o.factorise {
+            self.model
+                .with_last_block_as_factor()
+                .ok_or("its options say factorise, its net has no factoriser")?
+        } else {
+            self.model.clone()
+        };
+        if model.inputs.king_buckets != inputs.king_buckets {
+            return Err(format!(
+                "its net has {} king buckets, its options {}",
+                model.inputs.king_buckets, inputs.king_buckets
+            ));
+        }
+        model.inputs = inputs;
+        Ok((model.merged(), scale))
+    }
+}
+
 /// A cursor over a byte slice whose reads fail instead of panicking at the end.
 struct Reader<'a> {
     bytes: &'a [u8],

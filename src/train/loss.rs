@@ -6,7 +6,10 @@
 //! `(1 − λ)·sigmoid(score / scale) + λ·result`. With `--val X` (and `--val-tail`, `--seed`)
 //! only the positions a training run with those options would hold out are used, so that
 //! candidates trained with a held-out tail are compared on positions none of them saw.
+//! A checkpoint (`*.ckpt`, `train --checkpoint-dir`) in place of a net gives the float network
+//! as trained, before quantisation: the two losses side by side are what quantising costs.
 
+use super::checkpoint;
 use super::data::{self, Rng, Sample};
 use super::model::{Model, Scratch};
 use super::{TrainOptions, mean_abs_output};
@@ -17,7 +20,8 @@ pub const USAGE: &str = "\
 usage: nullwindow train loss NET [NET...] --data FILE[,FILE...] [options]
 
   The mean loss of each network file on the data (the dequantised net; the same loss and
-  target as training), and its mean |evaluation| in centipawns.
+  target as training), and its mean |evaluation| in centipawns. A checkpoint of a run
+  (NAME.ckpt) gives its float net before quantisation, at the run's --scale.
 
   --data FILES        data in the binary datagen format, comma-separated (may be repeated)
   --lambda X          weight of the game result in the target (default 0.3, as train)
@@ -142,8 +146,14 @@ pub fn mean_loss(model: &Model, samples: &[Sample], threads: usize) -> f64 {
     sums.iter().sum::<f64>() / samples.len() as f64
 }
 
-/// The float model of network file `path`, its output in units of `scale` centipawns.
+/// The float model of network file `path` (or of the checkpoint `*.ckpt`), its output in
+/// units of `scale` centipawns.
 pub fn read_model(path: &str, scale: u32) -> Result<Model, String> {
+    if path.ends_with(".ckpt") {
+        let c = checkpoint::load(std::path::Path::new(path))?;
+        let (model, trained) = c.float_net().map_err(|e| format!("{path}: {e}"))?;
+        return Ok(model.rescaled(trained as f32, scale as f32));
+    }
     let net = Network::read_file(path).map_err(|e| format!("{path}: {e}"))?;
     Ok(Model::from_network(&net).rescaled(net.scale as f32, scale as f32))
 }

@@ -503,9 +503,15 @@ impl Model {
         )
     }
 
-    /// The quantised network: feature weights and biases `round(x·QA)`, output weights
-    /// `round(x·QB)`, output biases `round(c·QA·QB)`; `scale` goes into the header.
+    /// The quantised network at the default [`QA`] and [`QB`] (see [`Model::quantise_with`]).
     pub fn quantise(&self, scale: i32) -> Network {
+        self.quantise_with(scale, QA, QB)
+    }
+
+    /// The quantised network: feature weights and biases `round(x·qa)`, output weights
+    /// `round(x·qb)`, output biases `round(c·qa·qb)`; `scale`, `qa` and `qb` go into the
+    /// header.
+    pub fn quantise_with(&self, scale: i32, qa: i32, qb: i32) -> Network {
         if self.factor {
             // Each part is clipped to ±CLIP, their sum could reach twice that: clipped again
             // here, so the accumulator bound of `CLIP` holds for the file (trained nets stay
@@ -515,29 +521,29 @@ impl Model {
             for w in &mut m.params[..rows] {
                 *w = w.clamp(-CLIP, CLIP);
             }
-            return m.quantise(scale);
+            return m.quantise_with(scale, qa, qb);
         }
         let l = self.layout();
         let q16 = |x: &f32, q: i32| (x * q as f32).round().clamp(-32767.0, 32767.0) as i16;
         let p = &self.params;
         Network {
             hidden: self.hidden,
-            qa: QA,
-            qb: QB,
+            qa,
+            qb,
             scale,
-            ft_weights: p[..l.ft_bias()].iter().map(|x| q16(x, QA)).collect(),
+            ft_weights: p[..l.ft_bias()].iter().map(|x| q16(x, qa)).collect(),
             ft_bias: p[l.ft_bias()..l.out_weights()]
                 .iter()
-                .map(|x| q16(x, QA))
+                .map(|x| q16(x, qa))
                 .collect(),
             buckets: self.buckets,
             out_weights: p[l.out_weights()..l.out_bias()]
                 .iter()
-                .map(|x| q16(x, QB))
+                .map(|x| q16(x, qb))
                 .collect(),
             out_bias: p[l.out_bias()..l.size()]
                 .iter()
-                .map(|&c| (c as f64 * (QA * QB) as f64).round() as i32)
+                .map(|&c| (c as f64 * (qa as f64 * qb as f64)).round() as i32)
                 .collect(),
             inputs: self.inputs,
         }

@@ -579,7 +579,7 @@ fn cpu_seconds() -> Option<f64> {
 
 /// Writes `model`'s network to `path` and reads it back.
 fn write_and_read(path: &str, model: &Model, scale: u32) -> Network {
-    write_net(path, model, scale).expect("write net");
+    write_net(path, model, scale, (QA, QB)).expect("write net");
     Network::from_bytes(&std::fs::read(path).expect("read")).expect("net")
 }
 
@@ -1118,4 +1118,104 @@ fn loss_arguments_and_bad_files_are_refused() {
     let e = run_cli(&a(&format!("loss {garbage} --data {data}"))).unwrap_err();
     assert!(e.contains("garbage.nnue"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn loss_reads_a_checkpoint_as_the_float_net() {
+    let dir = temp_dir("loss-ckpt");
+    let ck = dir.join("ck");
+    let o = TrainOptions {
+        epochs: 3,
+        val_tail: true,
+        king_buckets: Some("kb4".into()),
+        factorise: true,
+        checkpoint_dir: Some(ck.to_string_lossy().into_owned()),
+        ..small_options()
+    };
+    let recs = records(2000, 12);
+    let data = dir.join("data.bin").to_string_lossy().into_owned();
+    write_file(&data, &recs).expect("write data");
+    let (model, _) = train_collect(&o, samples(&recs, &o));
+    let last = checkpoint::latest(&ck).expect("dir").expect("a checkpoint");
+    let c = checkpoint::load(&last).expect("checkpoint");
+    let (float, scale) = c.float_net().expect("float net");
+    assert_eq!(scale, o.scale);
+    // The checkpoint holds the run's last weights: the float net is the returned model's,
+    // its factoriser merged into the blocks as a network file holds them.
+    assert_eq!(float.inputs, o.inputs().expect("inputs"));
+    assert_eq!(float.params, model.merged().params);
+
+    let coarse = dir.join("coarse.nnue").to_string_lossy().into_owned();
+    write_net(&coarse, &model, o.scale, (QA, QB)).expect("write");
+    let fine = dir.join("fine.nnue").to_string_lossy().into_owned();
+    write_net(&fine, &model, o.scale, (181, 4096)).expect("write");
+    let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let lo = loss::parse_args(&a(&format!(
+        "{} {coarse} {fine} --data {data} --val 0.1 --val-tail --threads 1",
+        last.display()
+    )))
+    .expect("arguments")
+    .expect("not help");
+    let (n, figures) = loss::run(&lo).expect("loss");
+    assert_eq!(n, 200);
+    let tail = samples(&recs[1800..], &o);
+    let by_hand = loss::mean_loss(&float, &tail, 1);
+    assert!(
+        (figures[0].loss - by_hand).abs() < 1e-12,
+        "{figures:?} vs {by_hand}"
+    );
+    // Finer output weights come nearer the float net than QB 64 does.
+    let gap = |f: &loss::NetLoss| (f.loss - by_hand).abs();
+    println!("{figures:?}");
+    assert!(gap(&figures[2]) < gap(&figures[1]), "{figures:?}");
+    // A checkpoint of another kind of file is refused with its name.
+    let junk = dir.join("junk.ckpt");
+    std::fs::write(&junk, b"not a checkpoint").expect("write");
+    let e = loss::read_model(&junk.to_string_lossy(), 400).unwrap_err();
+    assert!(e.contains("junk.ckpt"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn quantisation_constants_are_written_and_checked() {
+    let a = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let o = parse_args(&a("--data d --out n --qa 181 --qb 512"))
+        .expect("arguments")
+        .expect("not help");
+    assert_eq!((o.qa, o.qb), (181, 512));
+    let d = parse_args(&a("--data d --out n"))
+        .expect("arguments")
+        .expect("not help");
+    assert_eq!((d.qa, d.qb), (QA, QB));
+    for bad in ["--qa 0", "--qa 502", "--qb 0", "--qb 16385", "--qb x"] {
+        let e = parse_args(&a(&format!("--data d --out n {bad}"))).unwrap_err();
+        assert!(
+            e.contains(bad.split(' ').next().unwrap_or("")),
+            "{bad}: {e}"
+        );
+    }
+    let o = TrainOptions {
+        epochs: 2,
+        buckets: 2,
+        ..small_options()
+    };
+    let (model, _) = train_collect(&o, samples(&records(600, 13), &o));
+    let net = Network::from_bytes(&model.quantise_with(400, 181, 512).to_bytes()).expect("net");
+    assert_eq!((net.qa, net.qb, net.scale), (181, 512, 400));
+    // Every parameter within half a step of its float value.
+    let back = Model::from_network(&net);
+    let l = model.layout();
+    for (i, (x, y)) in model.params.iter().zip(&back.params).enumerate() {
+        let step = if i < l.out_weights() {
+            1.0 / 181.0
+        } else if i < l.out_bias() {
+            1.0 / 512.0
+        } else {
+            1.0 / (181.0 * 512.0)
+        };
+        assert!(
+            (x - y).abs() <= 0.5 * step + 1e-6,
+            "parameter {i}: {x} vs {y}"
+        );
+    }
 }
