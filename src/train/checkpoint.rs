@@ -191,9 +191,7 @@ impl Checkpoint {
             adam: AdamW { m, v, t },
         })
     }
-}
 
-impl Checkpoint {
     /// The float network as the run had it (its inputs and factoriser read from the run key,
     /// the shared rows merged into each block, as a network file holds them) and the `--scale`
     /// its output is in.
