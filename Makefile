@@ -212,7 +212,7 @@ print-%:
 # TRAIN_SOUP, the soup (scripts/net_soup.py): TRAIN_SOUP with the share TRAIN_SOUP_SHARE, the
 # continuations equal shares of the rest. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain
 # continuation. TRAIN_QA, TRAIN_QB (empty: the trainer's 255 and 64, every net to nw-g16): the
-# written net's quantisation (`--qa`, `--qb`). The nets' lineage: docs/history/nets.md.
+# written net's quantisation (`--qa`, `--qb`; TRAIN_QB=fit: the largest on the fast kernel). The nets' lineage: docs/history/nets.md.
 RECIPE ?= nets/recipes/nw-g16.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue

@@ -101,7 +101,7 @@ pub struct TrainOptions {
     /// Quantisation of the written network: feature weights and biases × `qa`, output
     /// weights × `qb` (the header's QA and QB).
     pub qa: i32,
-    /// See `qa`.
+    /// See `qa`; 0: the largest QB that keeps the engine's fast output kernel (`--qb fit`).
     pub qb: i32,
 }
 
@@ -268,8 +268,11 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       same centipawns
   --qa N, --qb N      the written net's quantisation (default 255 and 64): feature weights
                       and biases rounded to 1/QA (QA at most 501), output weights to 1/QB
-                      (at most 16384). The output weights lose the most: at QB 64 a net's
-                      held-out loss is 2 - 5% above its float net's, at 512 within 0.3%
+                      (at most 16384), or `--qb fit`: the largest QB whose output weights
+                      times QA fit 16 bits (the engine's fast output kernel; beyond it the
+                      engine is exact but several times slower). The output weights lose the
+                      most: at QB 64 a net's held-out loss is 2 - 5% above its float net's, at
+                      512 within 0.3%
   --size-like NET     write the new net with the SCALE (its header's centipawns per unit of
                       output) that gives its evaluations NET's mean size over up to 100,000
                       of the positions (NET may have any hidden size): a continuation trained
@@ -344,6 +347,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
             "--size-like" => o.size_like = Some(v),
             // QA up to 501: 33 rows clipped to ±CLIP·QA fit the engine's i16 accumulator.
             "--qa" => o.qa = int(1, 501)? as i32,
+            "--qb" if v == "fit" => o.qb = 0,
             "--qb" => o.qb = int(1, 16384)? as i32,
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),
         }
@@ -719,6 +723,7 @@ pub fn write_net(
     scale: u32,
     (qa, qb): (i32, i32),
 ) -> Result<(), String> {
+    let qb = if qb == 0 { model.fitted_qb(qa) } else { qb };
     std::fs::write(path, model.quantise_with(scale as i32, qa, qb).to_bytes())
         .map_err(|e| format!("cannot write {path}: {e}"))
 }

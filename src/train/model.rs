@@ -503,6 +503,26 @@ impl Model {
         )
     }
 
+    /// The largest QB (at most 16384) at which every output weight, rounded, times `qa` fits
+    /// an `i16`: the engine's fast output kernel multiplies `clamp(a, 0, qa) · w` in 16 bits.
+    pub fn fitted_qb(&self, qa: i32) -> i32 {
+        let m = self.merged();
+        let l = m.layout();
+        let max_w = m.params[l.out_weights()..l.out_bias()]
+            .iter()
+            .fold(0f32, |acc, w| acc.max(w.clamp(-CLIP, CLIP).abs()));
+        // The rounded weight may be at most `limit`: round(max_w · qb) ≤ limit.
+        let limit = (i16::MAX as i32 / qa.max(1)) as f64;
+        if max_w == 0.0 {
+            return 16384;
+        }
+        let mut qb = (((limit + 0.5) / max_w as f64).floor() as i32).clamp(1, 16384);
+        while qb > 1 && (max_w as f64 * qb as f64).round() > limit {
+            qb -= 1;
+        }
+        qb
+    }
+
     /// The quantised network at the default [`QA`] and [`QB`] (see [`Model::quantise_with`]).
     pub fn quantise(&self, scale: i32) -> Network {
         self.quantise_with(scale, QA, QB)

@@ -1187,6 +1187,10 @@ fn quantisation_constants_are_written_and_checked() {
         .expect("arguments")
         .expect("not help");
     assert_eq!((d.qa, d.qb), (QA, QB));
+    let fit = parse_args(&a("--data d --out n --qb fit"))
+        .expect("arguments")
+        .expect("not help");
+    assert_eq!(fit.qb, 0);
     for bad in ["--qa 0", "--qa 502", "--qb 0", "--qb 16385", "--qb x"] {
         let e = parse_args(&a(&format!("--data d --out n {bad}"))).unwrap_err();
         assert!(
@@ -1217,5 +1221,42 @@ fn quantisation_constants_are_written_and_checked() {
             (x - y).abs() <= 0.5 * step + 1e-6,
             "parameter {i}: {x} vs {y}"
         );
+    }
+}
+
+#[test]
+fn fitted_qb_is_the_largest_on_the_fast_kernel() {
+    let o = TrainOptions {
+        epochs: 2,
+        buckets: 2,
+        king_buckets: Some("kb4".into()),
+        factorise: true,
+        ..small_options()
+    };
+    let (model, _) = train_collect(&o, samples(&records(600, 14), &o));
+    for qa in [255, 181, 127] {
+        let qb = model.fitted_qb(qa);
+        let fits = |qb: i32| {
+            let net = model.quantise_with(400, qa, qb);
+            let max = net
+                .out_weights
+                .iter()
+                .map(|w| (*w as i32).abs())
+                .max()
+                .unwrap_or(0);
+            qa * max <= i16::MAX as i32
+        };
+        assert!(fits(qb), "qa {qa}: qb {qb} does not fit");
+        assert!(
+            qb == 16384 || !fits(qb + 1),
+            "qa {qa}: qb {qb} is not the largest"
+        );
+        // `--qb fit` writes it.
+        let dir = temp_dir(&format!("qb-fit-{qa}"));
+        let path = dir.join("fit.nnue").to_string_lossy().into_owned();
+        write_net(&path, &model, 400, (qa, 0)).expect("write");
+        let net = Network::read_file(&path).expect("read");
+        assert_eq!((net.qa, net.qb), (qa, qb));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
