@@ -1,0 +1,33 @@
+# g18a-q, a candidate (not embedded; 2026-12-06): nw-g16's recipe on the first 13,116,509
+# positions of gen23 (nw-g16's own games; the last 4% held out), written at QA 181 and the
+# largest QB on the engine's fast output kernel (`--qb fit`: 114). The same float net at QB 64
+# (g18a) played +11.6 against nw-g16, this one +24.0 [+8.9, +39.1] (900 games, 50k nodes;
+# docs/history/nets.md, "g18a, g18r").
+# `make train RECIPE=nets/recipes/g18a-q.mk NET_NAME=...` makes nets/g18a-q.nnue byte for byte.
+# Its data, from a clone (data/ is DATA_DIR's default; gen23's exact command is in the datagen
+# loop's data/manifest.tsv and its copy nets/data-manifest.tsv):
+#   make datagen DATAGEN_SEED=23 DATAGEN_GAMES=G   (G: at least 148,505 games)
+#   head -c 419728320 data/gen23.bin > data/gen23-13116509.bin   (sha256 2984d7d3…)
+# Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+TRAIN_DATA ?= $(DATA_DIR)/gen23-13116509.bin
+TRAIN_INIT ?= nets/nw-g16.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g16.nnue
+TRAIN_HIDDEN ?= 128
+TRAIN_BUCKETS ?= 8
+TRAIN_KING_BUCKETS ?= kb4
+TRAIN_FACTORISE ?= 1
+TRAIN_EPOCHS ?= 10
+TRAIN_BATCH ?= 4096
+TRAIN_LR ?= 0.001
+TRAIN_LAMBDA ?= 0
+TRAIN_WD ?= 1.0
+TRAIN_WD_TO_INIT ?= 1
+TRAIN_SOUP ?=
+TRAIN_SEEDS ?= 1
+TRAIN_SOUP_SHARE ?= 0.3
+TRAIN_THREADS ?= 2
+TRAIN_VAL ?= 0.04
+TRAIN_VAL_TAIL ?= 1
+TRAIN_MIRROR ?= 1
+TRAIN_QA ?= 181
+TRAIN_QB ?= fit
