@@ -9,25 +9,10 @@
 #   make datagen DATAGEN_SEED=23 DATAGEN_GAMES=G   (G: at least 148,505 games)
 #   head -c 419728320 data/gen23.bin > data/gen23-13116509.bin   (sha256 2984d7d3…)
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g16's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen23-13116509.bin
 TRAIN_INIT ?= nets/nw-g16.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g16.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 8
-TRAIN_KING_BUCKETS ?= kb4
-TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
-TRAIN_SOUP ?=
-TRAIN_SEEDS ?= 1
-TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.04
-TRAIN_VAL_TAIL ?= 1
-TRAIN_MIRROR ?= 1
 TRAIN_QA ?= 181
 TRAIN_QB ?= fit
+include nets/recipes/nw-g16.mk
