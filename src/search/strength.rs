@@ -25,7 +25,7 @@
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
 //! whichever limit comes first. A new calibration changes only [`CALIBRATION`]: `make
 //! calibrate` (`scripts/calibrate.py`) plays the matches and prints the table
-//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g16"; the method: "... with
+//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g17"; the method: "... with
 //! nw-g15"). For it the environment variable `NULLWINDOW_STRENGTH_LEVEL` selects a level
 //! directly (see [`level_override`]).
 
@@ -70,25 +70,25 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // ---------------------------------------------------------------------------------------------
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
 // CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
-// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-05): 2,400 games of
+// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-06): 3,200 games of
 // 9 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
 // CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
-// 95% intervals of the fit: 48, 48, 49, 39, 38, 37, 50, 49, 51.
+// 95% intervals of the fit: 28, 28, 48, 40, 40, 37, 53, 49, 50.
 /// Measured strength of some levels.
 pub const CALIBRATION: [(i32, i32); 9] = [
-    (1000, 1310),
-    (1450, 1373),
-    (1525, 1486),
-    (1600, 1736),
-    (1700, 1989),
-    (1800, 2142),
-    (1900, 2301),
-    (2200, 2569),
-    (2500, 2826),
+    (1000, 1346),
+    (1450, 1372),
+    (1525, 1479),
+    (1600, 1760),
+    (1700, 2032),
+    (1800, 2141),
+    (1900, 2359),
+    (2200, 2598),
+    (2500, 2815),
 ];
 /// The network the calibration's games were played with (a test holds it to the
 /// embedded one: a new net wants `make calibrate`).
-pub const CALIBRATION_NET: &str = "nw-g16.nnue";
+pub const CALIBRATION_NET: &str = "nw-g17.nnue";
 // CALIBRATION_END
 // Above the last point the Elo is extrapolated with the slope of the last segment.
 // ---------------------------------------------------------------------------------------------
@@ -363,11 +363,12 @@ mod tests {
     }
 
     /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
-    /// node budget ratio, expected depth cap (plies), noise margin (cp). The nodes' bound is
-    /// ×1.04: nw-g16's table puts levels 1000 and 1450 only 63 Elo apart (nw-g15's: 85), so
-    /// one Elo of the bottom is 7 levels, ×1.033 in nodes (its depth cap and margin still
-    /// move less than 0.1 ply and 2 cp).
-    const ELO_STEP: (f64, f64, i32) = (1.04, 0.1, 2);
+    /// node budget ratio, expected depth cap (plies), noise margin (cp). The bounds follow the
+    /// flat bottom of the table: nw-g17's puts levels 1000 and 1450 only 26 Elo apart (600
+    /// games at each; nw-g16's: 63, nw-g15's: 85), so one Elo there is 17 levels: ×1.076 in
+    /// nodes, 0.18 ply and 4 cp; across it the strength moves 26 Elo in all. Elsewhere a step
+    /// is at most ×1.01, 0.02 ply and 1 cp.
+    const ELO_STEP: (f64, f64, i32) = (1.08, 0.2, 4);
 
     #[test]
     fn limits_grow_smoothly_with_the_elo() {
