@@ -22,6 +22,7 @@
 //! sample's bucket's output layer.
 
 use crate::nnue::net::{INPUTS, Inputs, MAX_BUCKETS, Network, QA, QB, View, output_bucket};
+use crate::nnue::simd::OutputPlan;
 
 use std::ops::Range;
 
@@ -503,21 +504,25 @@ impl Model {
         )
     }
 
-    /// The largest QB (at most 16384) at which every output weight, rounded, times `qa` fits
-    /// an `i16`: the engine's fast output kernel multiplies `clamp(a, 0, qa) · w` in 16 bits.
+    /// The largest QB (at most 16384) at which the output weights, rounded, stay on the
+    /// engine's fast output kernel ([`OutputPlan::new`] decides, as when the net is loaded).
     pub fn fitted_qb(&self, qa: i32) -> i32 {
         let m = self.merged();
         let l = m.layout();
         let max_w = m.params[l.out_weights()..l.out_bias()]
             .iter()
             .fold(0f32, |acc, w| acc.max(w.clamp(-CLIP, CLIP).abs()));
-        // The rounded weight may be at most `limit`: round(max_w · qb) ≤ limit.
-        let limit = (i16::MAX as i32 / qa.max(1)) as f64;
-        if max_w == 0.0 {
-            return 16384;
-        }
-        let mut qb = (((limit + 0.5) / max_w as f64).floor() as i32).clamp(1, 16384);
-        while qb > 1 && (max_w as f64 * qb as f64).round() > limit {
+        let fast = |qb: i32| {
+            let w = (max_w as f64 * qb as f64).round().min(i16::MAX as f64) as i16;
+            matches!(OutputPlan::new(qa, &[w]), OutputPlan::Fast { .. })
+        };
+        // Start from the bound of 16-bit products (qa · w ≤ i16::MAX), then step down.
+        let guess = ((i16::MAX as f64 / qa.max(1) as f64 + 0.5)
+            / max_w.max(f32::MIN_POSITIVE) as f64)
+            .floor()
+            .clamp(1.0, 16384.0) as i32;
+        let mut qb = guess;
+        while qb > 1 && !fast(qb) {
             qb -= 1;
         }
         qb
