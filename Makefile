@@ -39,7 +39,7 @@ PGO_DIR := $(CURDIR)/target/pgo-data
 # docs/history/measurements.md, "The fourth round").
 PGO_RUSTFLAGS ?=
 pgo:
-	@test -n "$(PROFDATA)" || { echo "make pgo: no llvm-profdata (set PROFDATA=...)"; exit 1; }
+	@test -n "$(PROFDATA)" || { echo "make pgo: no llvm-profdata (rustup component add llvm-tools, or set PROFDATA=...)"; exit 1; }
 	rm -rf $(PGO_DIR)
 	RUSTFLAGS="-Cprofile-generate=$(PGO_DIR) $(PGO_RUSTFLAGS)" $(CARGO) build --release --locked --target-dir target/pgo-gen
 	target/pgo-gen/release/nullwindow bench > /dev/null

@@ -7,6 +7,7 @@
 #   scripts/milestone.sh -b target/release/nullwindow nw-g16
 #   SF_GAMES=0 scripts/milestone.sh -g 2 -t 1+0.01 smoke      # a quick look that all runs
 #   FRESH_GAMES=200 scripts/milestone.sh nw-g17                 # and a book no file of ../shared holds
+#   FRESH_GAMES=200 scripts/milestone.sh -g 0 nw-g17            # Stockfish and the fresh book only
 #
 # Defaults: BIN target/release/nullwindow, 10+0.1, 200 games a set, SF_GAMES 100, concurrency 2,
 # seed 5 (the seed of every milestone run since 2026-12-02). BIN is copied to out/milestone/NAME/
@@ -85,8 +86,13 @@ if [ "$FRESH_GAMES" -gt 0 ]; then
   run "$ETHEREAL" ethereal "$fresh" "$FRESH_GAMES"
 fi
 
-SHARED="$SHARED" python3 scripts/pool.py "$OUT/ethereal-UHO_4060_v4.log" \
-  "$OUT/ethereal-2moves_v1.log" > "$OUT/pooled.txt"
+# The pooled figure wants both Ethereal runs (`-g 0` plays neither: Stockfish and the fresh book only).
+eth=("$OUT/ethereal-UHO_4060_v4.log" "$OUT/ethereal-2moves_v1.log")
+if [ -f "${eth[0]}" ] && [ -f "${eth[1]}" ]; then
+  SHARED="$SHARED" python3 scripts/pool.py "${eth[@]}" > "$OUT/pooled.txt"
+else
+  echo "no Ethereal run on one of the two sets" > "$OUT/pooled.txt"
+fi
 {
   echo "$(head -n 1 "$OUT/version.txt"), $(sed -n 2p "$OUT/version.txt"); bench $(cat "$OUT/bench.txt")"
   echo "limit ${limit[*]}, seed ${seed[*]:-default}, concurrency $CONC"
