@@ -7,23 +7,9 @@
 #   head -c 43939904 data/gen14.bin > data/gen14-15117.bin
 # then `make train RECIPE=nets/recipes/nw-g12.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g11's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen14-15117.bin
 TRAIN_INIT ?= nets/nw-g11.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g11.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 1
-TRAIN_KING_BUCKETS ?=
-TRAIN_FACTORISE ?=
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?= nets/nw-g11.nnue
-TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.7
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.01
-TRAIN_VAL_TAIL ?=
-TRAIN_MIRROR ?=
+include nets/recipes/nw-g11.mk

@@ -8,23 +8,14 @@
 #   head -c 76285536 data/gen15.bin > data/gen15-2383922.bin
 # then `make train RECIPE=nets/recipes/nw-g13.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g12's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen15-2383922.bin
 TRAIN_INIT ?= nets/nw-g12.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g12.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 1
 TRAIN_KING_BUCKETS ?= kb4
 TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?= nets/nw-g12.nnue
-TRAIN_SEEDS ?= 1 2
 TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
 TRAIN_VAL ?= 0.04
 TRAIN_VAL_TAIL ?= 1
-TRAIN_MIRROR ?=
+include nets/recipes/nw-g12.mk

@@ -10,23 +10,10 @@
 #   head -c 76817312 data/gen16.bin > data/gen16-2400540.bin
 # then `make train RECIPE=nets/recipes/nw-g14.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g13's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen15-2383922.bin,$(DATA_DIR)/gen16-2400540.bin
 TRAIN_INIT ?= nets/nw-g13.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g13.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 1
-TRAIN_KING_BUCKETS ?= kb4
-TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?= nets/nw-g13.nnue
-TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.04
-TRAIN_VAL_TAIL ?= 1
 TRAIN_MIRROR ?= 1
+include nets/recipes/nw-g13.mk

@@ -13,23 +13,9 @@
 #   head -c 76941280 data/gen17.bin > data/gen17-2404414.bin
 # then `make train RECIPE=nets/recipes/nw-g15.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g14's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen16-2400540.bin,$(DATA_DIR)/gen17-2404414.bin
 TRAIN_INIT ?= nets/nw-g14.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g14.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 1
-TRAIN_KING_BUCKETS ?= kb4
-TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?= nets/nw-g14.nnue
-TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.04
-TRAIN_VAL_TAIL ?= 1
-TRAIN_MIRROR ?= 1
+include nets/recipes/nw-g14.mk

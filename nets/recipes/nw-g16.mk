@@ -14,23 +14,11 @@
 #   gen18, gen19, gen20: their lines of the manifest
 # then `make train RECIPE=nets/recipes/nw-g16.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g15's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen21.bin,$(DATA_DIR)/gen22-7616536.bin,$(DATA_DIR)/gen18.bin,$(DATA_DIR)/gen19.bin,$(DATA_DIR)/gen20.bin
 TRAIN_INIT ?= nets/nw-g15.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g15.nnue
-TRAIN_HIDDEN ?= 128
 TRAIN_BUCKETS ?= 8
-TRAIN_KING_BUCKETS ?= kb4
-TRAIN_FACTORISE ?= 1
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 1.0
-TRAIN_WD_TO_INIT ?= 1
 TRAIN_SOUP ?=
 TRAIN_SEEDS ?= 1
-TRAIN_SOUP_SHARE ?= 0.3
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.04
-TRAIN_VAL_TAIL ?= 1
-TRAIN_MIRROR ?= 1
+include nets/recipes/nw-g15.mk

@@ -8,23 +8,8 @@
 #   head -c 51701984 data/gen10.bin > data/gen10-17922.bin   # gen5 ... gen10: see above
 # then `make train RECIPE=nets/recipes/nw-g7.mk` writes nets/$(NET_NAME) (trained.nnue).
 # Each variable is set with ?=, so the command line overrides it; what each means: Makefile.
+# What differs from nw-g6's recipe, which gives the rest:
 TRAIN_DATA ?= $(DATA_DIR)/gen5.bin,$(DATA_DIR)/gen6.bin,$(DATA_DIR)/gen7.bin,$(DATA_DIR)/gen8.bin,$(DATA_DIR)/gen9.bin,$(DATA_DIR)/gen10-17922.bin
 TRAIN_INIT ?= nets/nw-g6.nnue
 TRAIN_SIZE_LIKE ?= nets/nw-g6.nnue
-TRAIN_HIDDEN ?= 128
-TRAIN_BUCKETS ?= 1
-TRAIN_KING_BUCKETS ?=
-TRAIN_FACTORISE ?=
-TRAIN_EPOCHS ?= 10
-TRAIN_BATCH ?= 4096
-TRAIN_LR ?= 0.001
-TRAIN_LAMBDA ?= 0
-TRAIN_WD ?= 0.3
-TRAIN_WD_TO_INIT ?=
-TRAIN_SOUP ?=
-TRAIN_SEEDS ?= 1 2
-TRAIN_SOUP_SHARE ?= 0.7
-TRAIN_THREADS ?= 2
-TRAIN_VAL ?= 0.01
-TRAIN_VAL_TAIL ?=
-TRAIN_MIRROR ?=
+include nets/recipes/nw-g6.mk
