@@ -19,8 +19,14 @@ GAMES ?= 100
 all: build
 	@if [ "$(EXE)" != "nullwindow" ]; then cp $(BIN) $(EXE); fi
 
+# The CPU level of the build (scripts/cpu_level.sh): x86-64-v3 where this machine's CPU has AVX2,
+# BMI2, FMA and their kin, as Ethereal's and Stockfish's builds take the machine's own level;
+# `make PORTABLE=1` (or `CPU_LEVEL=`) builds rustc's portable x86-64 binary, for another machine.
+# The same search either way (the bench node count does not change).
+CPU_LEVEL ?= $(if $(PORTABLE),,$(shell scripts/cpu_level.sh))
+ARCH_FLAGS := $(if $(CPU_LEVEL),-Ctarget-cpu=$(CPU_LEVEL))
 build:
-	$(CARGO) build --release --locked
+	RUSTFLAGS="$(ARCH_FLAGS)" $(CARGO) build --release --locked
 
 # A profile-guided build (as Stockfish's `make profile-build`): an instrumented build runs
 # `bench`, llvm-profdata merges what it counted, and the release build is made again with that
@@ -33,11 +39,11 @@ PROFDATA ?= $(shell for p in llvm-profdata-22 llvm-profdata-21 llvm-profdata-20 
 	$(wildcard $(HOME)/.rustup/toolchains/*/lib/rustlib/*/bin/llvm-profdata) llvm-profdata; do \
 	command -v $$p && break; done)
 PGO_DIR := $(CURDIR)/target/pgo-data
-# Extra rustc flags of both pgo builds, e.g. PGO_RUSTFLAGS=-Ctarget-cpu=x86-64-v3 for a binary
-# that runs only on CPUs with AVX2, BMI2 and their kin (the datagen loop's build where the CPU has
-# them: the same games, about 7% less CPU time a game than the portable pgo build,
+# Extra rustc flags of both pgo builds: by default `make`'s CPU level (above; `make pgo
+# PORTABLE=1` for the portable one). The datagen loop's build names its own: x86-64-v3 where the
+# CPU has it (the same games, about 7% less CPU time a game than the portable pgo build,
 # docs/history/measurements.md, "The fourth round").
-PGO_RUSTFLAGS ?=
+PGO_RUSTFLAGS ?= $(ARCH_FLAGS)
 pgo:
 	@test -n "$(PROFDATA)" || { echo "make pgo: no llvm-profdata (rustup component add llvm-tools, or set PROFDATA=...)"; exit 1; }
 	rm -rf $(PGO_DIR)

@@ -86,11 +86,9 @@ loop_rustflags() {
         echo "$LOOP_RUSTFLAGS"
         return
     fi
-    local f
-    for f in avx2 bmi1 bmi2 fma abm movbe f16c xsave; do
-        grep -qw "$f" /proc/cpuinfo 2> /dev/null || return 0
-    done
-    echo "-Ctarget-cpu=x86-64-v3"
+    local level
+    level=$("$REPO/scripts/cpu_level.sh" 2> /dev/null) || level=""
+    if [ -n "$level" ]; then echo "-Ctarget-cpu=$level"; fi
 }
 
 # What the build of REV is made from: the git objects of its sources, bench positions (the

@@ -219,11 +219,15 @@ fn the_loop_builds_restarts_rotates_and_records() {
     let _ = std::fs::remove_dir_all(&dir);
     let repo = dir.join("repo");
     std::fs::create_dir_all(repo.join("scripts")).expect("mkdir");
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/datagen_loop.sh"),
-        repo.join("scripts/datagen_loop.sh"),
-    )
-    .expect("copy the script");
+    for script in ["datagen_loop.sh", "cpu_level.sh"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scripts")
+                .join(script),
+            repo.join("scripts").join(script),
+        )
+        .expect("copy the loop's scripts");
+    }
     let engine = repo.join("fake-engine");
     std::fs::write(&engine, FAKE_ENGINE).expect("write the stand-in");
     Command::new("chmod")
