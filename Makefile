@@ -23,7 +23,7 @@ all: build
 # BMI2, FMA and their kin, as Ethereal's and Stockfish's builds take the machine's own level;
 # `make PORTABLE=1` (or `CPU_LEVEL=`) builds rustc's portable x86-64 binary, for another machine.
 # The same search either way (the bench node count does not change).
-CPU_LEVEL ?= $(if $(PORTABLE),,$(shell scripts/cpu_level.sh))
+CPU_LEVEL ?= $(if $(PORTABLE),,$(shell sh scripts/cpu_level.sh 2> /dev/null))
 ARCH_FLAGS := $(if $(CPU_LEVEL),-Ctarget-cpu=$(CPU_LEVEL))
 build:
 	RUSTFLAGS="$(ARCH_FLAGS)" $(CARGO) build --release --locked
