@@ -119,6 +119,7 @@ build_rev() { # REV
     same=$(cat "$LOOP/bin/key-$key" 2> /dev/null)
     if [ -n "$same" ] && [ -x "$LOOP/bin/nullwindow-$same" ] && [ -s "$LOOP/bin/$same.bench" ]; then
         cp "$LOOP/bin/nullwindow-$same" "$bin" && cp "$LOOP/bin/$same.bench" "$LOOP/bin/$rev.bench"
+        cp "$LOOP/bin/$same.how" "$LOOP/bin/$rev.how" 2> /dev/null
         say "$rev builds what $same built (same sources, Makefile and nets): its binary reused"
         echo "$bin"
         return 0
@@ -132,10 +133,13 @@ build_rev() { # REV
     if nice -n 19 make -C "$src" pgo PGO_RUSTFLAGS="$flags" >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/pgo/release/nullwindow" "$bin"
         pgo=1
-        say "built $rev (make pgo${flags:+ PGO_RUSTFLAGS=$flags})"
+        echo "make pgo${flags:+ PGO_RUSTFLAGS=$flags}" > "$LOOP/bin/$rev.how"
+        say "built $rev ($(cat "$LOOP/bin/$rev.how"))"
     elif nice -n 19 make -C "$src" build >> "$LOOP/build.log" 2>&1; then
         cp "$src/target/release/nullwindow" "$bin"
-        say "built $rev (plain build: make pgo failed, see $LOOP/build.log)"
+        # The same games, about a tenth slower: said in the log and by `status` while it runs.
+        echo "plain build: make pgo failed (no llvm-profdata? rustup component add llvm-tools; then make datagen-stop and datagen-loop), see $LOOP/build.log" > "$LOOP/bin/$rev.how"
+        say "built $rev ($(cat "$LOOP/bin/$rev.how"))"
     else
         say "error: cannot build $rev (see $LOOP/build.log)"
         return 1
@@ -221,6 +225,9 @@ start_child() { # BIN ARGS SEED
     # shellcheck disable=SC2086
     (cd "$REPO" && exec nice -n 19 "$bin" datagen $args >> "$DATA_DIR/gen$seed.log" 2>&1) &
     echo $! > "$CHILDFILE"
+    # What `status` says of the build it runs.
+    local how=${bin%/nullwindow-*}/${bin##*/nullwindow-}.how
+    if [ -s "$how" ]; then echo "the build of ${bin##*/nullwindow-}: $(cat "$how")" > "$LOOP/child.how"; else rm -f "$LOOP/child.how"; fi
     say "datagen gen$seed started (pid $!): $bin datagen $args"
     # A restart while paused stays paused.
     if [ -e "$GATED" ] || [ -e "$USER_PAUSED" ]; then
@@ -404,7 +411,8 @@ start)
     sleep 1
     echo "datagen loop started (pid $(loop_pid)); log $LOG, manifest $MANIFEST"
     ;;
-run) run ;;
+# exit at once: bash reads a script as it runs, and this file may be edited while a loop runs.
+run) run; exit ;;
 stop)
     touch "$LOOP/STOP"
     p=$(loop_pid)
@@ -441,6 +449,7 @@ status)
     c=$(child_pid)
     if alive "$c"; then
         echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)$(sed -n 's|.* nice \(.*\)|, session group at nice \1|p' "/proc/$c/autogroup" 2> /dev/null)"
+        [ -s "$LOOP/child.how" ] && echo "datagen: $(cat "$LOOP/child.how")"
         [ -e "$GATED" ] && echo "datagen: paused while a timed match runs"
         [ -e "$USER_PAUSED" ] && echo "datagen: paused by hand (make datagen-resume)"
         ls "$DATA_DIR"/gen*.log > /dev/null 2>&1 && tail -n 1 "$(ls -t "$DATA_DIR"/gen*.log | head -1)"

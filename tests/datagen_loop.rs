@@ -251,6 +251,10 @@ fn the_loop_builds_restarts_rotates_and_records() {
     });
     // A second start leaves the running loop alone.
     assert!(script(&repo, "start").contains("is running"));
+    // `status` names the build the self-play runs, and how it was made.
+    let status = script(&repo, "status");
+    assert!(status.contains("datagen: the build of"), "{status}");
+    assert!(status.contains("make pgo"), "{status}");
 
     // The self-play dies: the loop starts it again, and the file goes on from where it was.
     let first = datagen_pid(&loop_dir);
