@@ -225,9 +225,6 @@ start_child() { # BIN ARGS SEED
     # shellcheck disable=SC2086
     (cd "$REPO" && exec nice -n 19 "$bin" datagen $args >> "$DATA_DIR/gen$seed.log" 2>&1) &
     echo $! > "$CHILDFILE"
-    # What `status` says of the build it runs.
-    local how=${bin%/nullwindow-*}/${bin##*/nullwindow-}.how
-    if [ -s "$how" ]; then echo "the build of ${bin##*/nullwindow-}: $(cat "$how")" > "$LOOP/child.how"; else rm -f "$LOOP/child.how"; fi
     say "datagen gen$seed started (pid $!): $bin datagen $args"
     # A restart while paused stays paused.
     if [ -e "$GATED" ] || [ -e "$USER_PAUSED" ]; then
@@ -449,7 +446,9 @@ status)
     c=$(child_pid)
     if alive "$c"; then
         echo "datagen: pid $c, state $(awk '{print $3}' "/proc/$c/stat" 2> /dev/null)$(sed -n 's|.* nice \(.*\)|, session group at nice \1|p' "/proc/$c/autogroup" 2> /dev/null)"
-        [ -s "$LOOP/child.how" ] && echo "datagen: $(cat "$LOOP/child.how")"
+        # The build it runs, from its command line ($LOOP/bin/nullwindow-REV), and how it was made.
+        rev=$(tr '\0' '\n' < "/proc/$c/cmdline" 2> /dev/null | sed -n 's|.*/nullwindow-||p' | head -n 1)
+        [ -s "$LOOP/bin/$rev.how" ] && echo "datagen: the build of $rev: $(cat "$LOOP/bin/$rev.how")"
         [ -e "$GATED" ] && echo "datagen: paused while a timed match runs"
         [ -e "$USER_PAUSED" ] && echo "datagen: paused by hand (make datagen-resume)"
         ls "$DATA_DIR"/gen*.log > /dev/null 2>&1 && tail -n 1 "$(ls -t "$DATA_DIR"/gen*.log | head -1)"

@@ -516,16 +516,21 @@ impl Model {
             let w = (max_w as f64 * qb as f64).round().min(i16::MAX as f64) as i16;
             matches!(OutputPlan::new(qa, &[w]), OutputPlan::Fast { .. })
         };
-        // Start from the bound of 16-bit products (qa · w ≤ i16::MAX), then step down.
-        let guess = ((i16::MAX as f64 / qa.max(1) as f64 + 0.5)
-            / max_w.max(f32::MIN_POSITIVE) as f64)
-            .floor()
-            .clamp(1.0, 16384.0) as i32;
-        let mut qb = guess;
-        while qb > 1 && !fast(qb) {
-            qb -= 1;
+        // `fast` holds up to some QB and fails above it (the weight grows with QB): bisect,
+        // with `lo` fast (or 1, the floor) and `hi` above the answer.
+        if fast(16384) {
+            return 16384;
         }
-        qb
+        let (mut lo, mut hi) = (1, 16384);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if fast(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// The quantised network at the default [`QA`] and [`QB`] (see [`Model::quantise_with`]).
