@@ -36,6 +36,9 @@ const LANES: usize = 16;
 /// accumulators start with a spread of about 0.3, inside SCReLU's working range.
 pub const FT_INIT: f32 = 0.1;
 
+/// The largest output quantisation the trainer writes (`--qb`, and `--qb fit`'s search).
+pub const QB_MAX: i32 = 16384;
+
 /// Every parameter is clipped to `±CLIP` after each step: `QA·CLIP` and `QB·CLIP` fit an
 /// `i16`, and 32 active features and the bias, `33 · 505`, fit the engine's `i16`
 /// accumulator.
@@ -504,7 +507,7 @@ impl Model {
         )
     }
 
-    /// The largest QB (at most 16384) at which the output weights, rounded, stay on the
+    /// The largest QB (at most [`QB_MAX`]) at which the output weights, rounded, stay on the
     /// engine's fast output kernel ([`OutputPlan::new`] decides, as when the net is loaded).
     pub fn fitted_qb(&self, qa: i32) -> i32 {
         let m = self.merged();
@@ -517,11 +520,8 @@ impl Model {
             matches!(OutputPlan::new(qa, &[w]), OutputPlan::Fast { .. })
         };
         // `fast` holds up to some QB and fails above it (the weight grows with QB): bisect,
-        // with `lo` fast (or 1, the floor) and `hi` above the answer.
-        if fast(16384) {
-            return 16384;
-        }
-        let (mut lo, mut hi) = (1, 16384);
+        // with `lo` fast (or 1, the floor) and `hi` above the answer (first past the range).
+        let (mut lo, mut hi) = (1, QB_MAX + 1);
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
             if fast(mid) {
