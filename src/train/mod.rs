@@ -345,8 +345,7 @@ pub fn parse_args(args: &[String]) -> Result<Option<TrainOptions>, String> {
             }
             "--init" => o.init = Some(v),
             "--size-like" => o.size_like = Some(v),
-            // QA up to 501: 33 rows clipped to ±CLIP·QA fit the engine's i16 accumulator.
-            "--qa" => o.qa = int(1, 501)? as i32,
+            "--qa" => o.qa = int(1, model::QA_MAX as u64)? as i32,
             "--qb" if v == "fit" => o.qb = 0,
             "--qb" => o.qb = int(1, model::QB_MAX as u64)? as i32,
             _ => return Err(format!("unknown option '{a}'\n\n{USAGE}")),

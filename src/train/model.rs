@@ -44,6 +44,10 @@ pub const QB_MAX: i32 = 16384;
 /// accumulator.
 pub const CLIP: f32 = 1.98;
 
+/// The largest feature quantisation the trainer writes (`--qa`): 32 active features and the
+/// bias, each clipped to `±CLIP·QA`, fit the engine's `i16` accumulator (501).
+pub const QA_MAX: i32 = (i16::MAX as f32 / (33.0 * CLIP)) as i32;
+
 /// The float network: hidden size, output buckets and parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {

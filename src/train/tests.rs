@@ -1198,6 +1198,17 @@ fn quantisation_constants_are_written_and_checked() {
             "{bad}: {e}"
         );
     }
+    // The largest of each is taken, and the usage text names the same bounds.
+    let top = parse_args(&a("--data d --out n --qa 501 --qb 16384"))
+        .expect("arguments")
+        .expect("not help");
+    assert_eq!((top.qa, top.qb), (model::QA_MAX, model::QB_MAX));
+    for bound in [
+        format!("QA at most {}", model::QA_MAX),
+        format!("(at most {})", model::QB_MAX),
+    ] {
+        assert!(USAGE.contains(&bound), "the usage text lacks '{bound}'");
+    }
     let o = TrainOptions {
         epochs: 2,
         buckets: 2,
