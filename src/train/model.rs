@@ -40,8 +40,7 @@ pub const FT_INIT: f32 = 0.1;
 pub const QB_MAX: i32 = 16384;
 
 /// Every parameter is clipped to `±CLIP` after each step: `QA·CLIP` and `QB·CLIP` fit an
-/// `i16`, and 32 active features and the bias, `33 · 505`, fit the engine's `i16`
-/// accumulator.
+/// `i16`, and up to [`QA_MAX`] a whole accumulator does too.
 pub const CLIP: f32 = 1.98;
 
 /// The largest feature quantisation the trainer writes (`--qa`): 32 active features and the
