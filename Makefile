@@ -244,6 +244,7 @@ lint:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --release --all-targets --locked -- -D warnings
 	$(CARGO) clippy --release --all-targets --locked --features tune -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked
 
 fmt:
 	$(CARGO) fmt

@@ -136,7 +136,7 @@ pub struct TtEntry {
     pub depth: u8,
     /// Bound type.
     pub bound: Bound,
-    /// Search generation (5 bits, [`AGE_MASK`]).
+    /// Search generation (5 bits, `AGE_MASK`).
     pub age: u8,
     /// Whether the position was on a principal variation when stored, or came from an entry
     /// that was (Stockfish's `ttPv`; one-bound tables only).

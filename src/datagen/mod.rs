@@ -18,7 +18,7 @@
 //! A position is kept when the side to move is not in check, the move played is neither a
 //! capture nor a promotion, and the score is not a mate score (optionally also when its static
 //! evaluation is within `--margin` of its quiescence value). Kept positions are labelled with
-//! the search score and the game's result, in the binary format of [`format`].
+//! the search score and the game's result, in the binary format of [`format`](mod@format).
 
 pub mod distill;
 pub mod format;

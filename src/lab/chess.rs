@@ -377,7 +377,7 @@ pub fn measure_with(
     rows
 }
 
-/// The searches of earlier runs, by [`journal_key`], and the file new ones are appended to:
+/// The searches of earlier runs, by `journal_key`, and the file new ones are appended to:
 /// one line per finished search, `key<TAB>samples`, the samples `;`-separated as
 /// `depth:value:leaves:interior:nodes:qnodes:evals:root_searches:time_ms`. A line cut short
 /// (a run killed while writing it) is ignored, and the search runs again.

@@ -1,6 +1,6 @@
 //! The tree lab's shared vocabulary, below every algorithm that uses it: the catalogue of
 //! algorithms ([`TreeAlgorithm`]: names and parsing), the [`SearchResult`] they all report and
-//! the [`Recorder`] that counts their visits and leaf evaluations. Which function each
+//! the `Recorder` that counts their visits and leaf evaluations. Which function each
 //! algorithm runs is chosen above them, in [`super`] (`TreeAlgorithm::run`).
 
 use super::tree::{Naming, NodeId, Tree, Value};

@@ -1,5 +1,5 @@
 //! Every margin, depth gate and reduction of the search, named by what it does, each declared
-//! once in [`search_params!`] with its default, range and SPSA step.
+//! once in `search_params!` with its default, range and SPSA step.
 //!
 //! Vocabulary: `*_depth` is a depth gate (the technique applies at or below / above it),
 //! `*_margin` a per-depth slope in centipawns, `*_base` an offset, `*_divisor` a divisor,

@@ -42,7 +42,7 @@
 //! There is no `unsafe` here. What the threads share during a search is:
 //! - the [`TranspositionTable`]: atomics only (two `AtomicU64` per entry with the key-xor-data
 //!   check, an `AtomicU8` generation); a torn entry reads as a miss;
-//! - [`SmpShared`]: an `AtomicU64` node counter and an `AtomicBool`;
+//! - `SmpShared`: an `AtomicU64` node counter and an `AtomicBool`;
 //! - the [`SearchControl`]: two `AtomicBool`;
 //! - the task: root position, limits and options behind an `Arc`, never mutated, and the
 //!   network (`Arc<Network>`, immutable).

@@ -1,5 +1,5 @@
 //! Stockman's SSS* (1979) with an explicit OPEN list, run over the chess tree cut at the
-//! iteration depth: the `SSS` driver ([`Algorithm::Sss`](super::Algorithm::Sss)).
+//! iteration depth: the `SSS` driver ([`Algorithm::Sss`](crate::search::Algorithm::Sss)).
 //!
 //! The Γ operator is the one of the explicit-tree lab (`src/lab/sss.rs`), rule for rule:
 //!

@@ -200,7 +200,7 @@ impl Default for History {
 
 /// The quiet-move ordering score of one node ([`History::quiet_scorer`]).
 ///
-/// A missing continuation row reads [`ZERO_ROW`], so a score is the same handful of
+/// A missing continuation row reads `ZERO_ROW`, so a score is the same handful of
 /// loads for every move, with no branch per row (with an `Option` per row and the move taken
 /// apart once per table, scoring was about 9% of the search's instructions).
 pub struct QuietScorer<'a> {
