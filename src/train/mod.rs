@@ -251,7 +251,9 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       3-8), kb8 (ranks 1-2 in file pairs; ranks 3-4 and 5-8 in halves) or 64
                       comma-separated bucket numbers (a1, b1, ..., h8). An --init net
                       without king buckets has its rows copied into each block (the same
-                      evaluation to start with); one with them must have the same map
+                      evaluation to start with); one with them must have the same map or
+                      one that splits its buckets (each new bucket within one of its own,
+                      which is copied into it: the same evaluation again)
   --factorise         with --king-buckets (at most 31): train through a factoriser, 768
                       shared rows added to every block, so that every position trains what
                       the buckets share and a block learns only how its bucket differs; the
@@ -777,10 +779,11 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
     let inputs = o.inputs()?;
     if net.inputs.king_buckets > 1
         && (net.inputs.king_buckets, net.inputs.king_map) != (inputs.king_buckets, inputs.king_map)
+        && model::refined_blocks(&net.inputs, &inputs).is_none()
     {
         return Err(format!(
             "--init {path}: a net with {} king buckets continues only with its own \
-             --king-buckets map",
+             --king-buckets map or one that splits its buckets",
             net.inputs.king_buckets
         ));
     }

@@ -165,6 +165,25 @@ impl Scratch {
     }
 }
 
+/// For a king-bucket map `to` that refines `from` (every square of each bucket of `to` lies in
+/// one bucket of `from`, the mirroring the same): for each bucket of `to`, the bucket of
+/// `from` it lies in. `None` if `to` splits no bucket of `from` this way.
+pub fn refined_blocks(from: &Inputs, to: &Inputs) -> Option<Vec<usize>> {
+    if from.mirrored != to.mirrored {
+        return None;
+    }
+    let mut src: Vec<Option<usize>> = vec![None; to.king_buckets];
+    for (&t, &f) in to.king_map.iter().zip(&from.king_map) {
+        let slot = src.get_mut(usize::from(t))?;
+        match *slot {
+            None => *slot = Some(usize::from(f)),
+            Some(b) if b == usize::from(f) => {}
+            Some(_) => return None,
+        }
+    }
+    src.into_iter().collect()
+}
+
 impl Model {
     /// A freshly initialised network: feature weights uniform in `±FT_INIT`, feature biases
     /// zero, output weights uniform in `±1/√(2N)` (each bucket its own), output biases zero.
@@ -242,18 +261,29 @@ impl Model {
 
     /// This network reading its rows as `inputs` says: a network without king buckets has
     /// its block of feature rows copied into each of `inputs`' king buckets (the same output
-    /// as before for every position, when the mirroring is the same), a network with them
-    /// keeps its rows if `inputs` has as many. `None` if the king buckets do not fit.
+    /// as before for every position, when the mirroring is the same); a network with them
+    /// keeps its rows if `inputs` has the same map, and if `inputs`' map refines its own
+    /// (each new bucket's squares within one of its buckets, see [`refined_blocks`]) each new
+    /// block is a copy of the block it lies in, again the same output everywhere. `None` if
+    /// the king buckets do not fit.
     pub fn with_inputs(&self, inputs: Inputs) -> Option<Model> {
         let kb = inputs.king_buckets;
         let l = self.layout();
         let mut params = Vec::new();
-        if self.inputs.king_buckets == kb {
+        let block = INPUTS * self.hidden;
+        if self.inputs.king_buckets == kb && (kb == 1 || self.inputs.king_map == inputs.king_map) {
             params.clone_from(&self.params);
         } else if self.inputs.king_buckets == 1 && !self.factor {
             params.reserve(self.params.len() + (kb - 1) * l.ft_bias());
             for _ in 0..kb {
                 params.extend_from_slice(&self.params[..l.ft_bias()]);
+            }
+            params.extend_from_slice(&self.params[l.ft_bias()..]);
+        } else if !self.factor {
+            let from = refined_blocks(&self.inputs, &inputs)?;
+            params.reserve(self.params.len() + (kb - self.inputs.king_buckets) * block);
+            for b in from {
+                params.extend_from_slice(&self.params[b * block..][..block]);
             }
             params.extend_from_slice(&self.params[l.ft_bias()..]);
         } else {
@@ -991,6 +1021,68 @@ mod tests {
         // The other block's rows of the same features take nothing.
         for j in [(70 ^ 7) * 16 + 3, mirror(70) * 16 + 3, block + 100 * 16 + 5] {
             assert_eq!(grad[j], 0.0, "param {j}");
+        }
+    }
+
+    /// A king-bucket map that splits the buckets of another continues a net of the other
+    /// exactly (each new block a copy of the block it lies in), plain or then factorised;
+    /// a map that does not split them, or differs in mirroring, is refused.
+    #[test]
+    fn a_refined_king_map_continues_the_same_network() {
+        let layout = |spec: &str| {
+            let (k, map) = Inputs::king_layout(spec).expect(spec);
+            Inputs {
+                mirrored: false,
+                king_buckets: k,
+                king_map: map,
+            }
+        };
+        let kb4 = layout("kb4");
+        // kb4 with ranks 1 and 2 apart, and ranks 3-4 apart from 5-8.
+        let split: Vec<String> = (0..64)
+            .map(|s| match (s >> 3, s & 7) {
+                (r @ 0..=1, f) => (r * 3 + [0, 0, 0, 1, 1, 2, 2, 2][f]).to_string(),
+                (2..=3, _) => "6".into(),
+                _ => "7".into(),
+            })
+            .collect();
+        let kb8r = layout(&split.join(","));
+        assert_eq!(
+            refined_blocks(&kb4, &kb8r),
+            Some(vec![0, 1, 2, 0, 1, 2, 3, 3])
+        );
+        assert_eq!(refined_blocks(&kb4, &kb4), Some(vec![0, 1, 2, 3]));
+        assert_eq!(
+            refined_blocks(&kb4, &layout("kb8")),
+            None,
+            "c-d crosses a-c | d-e"
+        );
+        assert_eq!(refined_blocks(&kb8r, &kb4), None, "a merge is no split");
+        let hm = Inputs {
+            mirrored: true,
+            ..kb8r
+        };
+        assert_eq!(refined_blocks(&kb4, &hm), None);
+
+        let mut rng = Rng::new(11);
+        let mut parent = Model::new(32, 2, &mut rng).with_inputs(kb4).expect("kb4");
+        // Blocks that differ, so that a wrong copy shows.
+        for (i, w) in parent.params[..4 * INPUTS * 32].iter_mut().enumerate() {
+            *w += ((i * 7919) % 101) as f32 * 1e-3 - 0.05;
+        }
+        let child = parent.with_inputs(kb8r).expect("a split of kb4");
+        assert_eq!(child.inputs, kb8r);
+        assert_eq!(child.params.len(), parent.params.len() + 4 * INPUTS * 32);
+        assert!(parent.with_inputs(layout("kb8")).is_none());
+        let f = child.factorised().expect("factorised");
+        let mut sc = Scratch::new(32);
+        for i in 0..64 {
+            let feats: Vec<usize> = (0..12).map(|j| (i * 37 + j * 61) % 768).collect();
+            let s = Sample::new(&feats, 0.5).with_king_squares([i as u8, (i * 13 % 64) as u8]);
+            let want = parent.forward(&s, &mut sc);
+            assert_eq!(child.forward(&s, &mut sc).to_bits(), want.to_bits(), "{i}");
+            let got = f.forward(&s, &mut sc);
+            assert!((got - want).abs() < 1e-4, "{i}: {got} {want}");
         }
     }
 
