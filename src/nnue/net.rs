@@ -184,8 +184,9 @@ impl Inputs {
     /// The king bucket map of a named layout, or of 64 comma-separated bucket numbers (a1,
     /// b1, ..., h8 in the perspective's own frame): `kb4` (ranks 1–2 split a–c, d–e, f–h;
     /// ranks 3–8 one bucket), `kb2` (ranks 1–2, ranks 3–8), `kb8` (ranks 1–2 split a–b, c–d,
-    /// e–f, g–h; rank 3–4 halves a–d, e–h; ranks 5–8 halves). The buckets are numbered from
-    /// 0 and each is used.
+    /// e–f, g–h; rank 3–4 halves a–d, e–h; ranks 5–8 halves), `kb8r` (`kb4` split by rank: rank
+    /// 1 a–c, d–e, f–h; rank 2 the same; ranks 3–4; ranks 5–8; a net of `kb4` continues under
+    /// it exactly). The buckets are numbered from 0 and each is used.
     pub fn king_layout(spec: &str) -> Result<(usize, [u8; 64]), String> {
         let by_square = |f: &dyn Fn(usize, usize) -> u8| {
             let mut map = [0u8; 64];
@@ -207,13 +208,18 @@ impl Inputs {
                 2..=3 => 4 + u8::from(f >= 4),
                 _ => 6 + u8::from(f >= 4),
             }),
+            "kb8r" => by_square(&|f, r| match (r, f) {
+                (0..=1, _) => (r * 3) as u8 + [0, 0, 0, 1, 1, 2, 2, 2][f],
+                (2..=3, _) => 6,
+                _ => 7,
+            }),
             list => {
                 let nums: Vec<u8> = list
                     .split(',')
                     .map(|x| x.trim().parse::<u8>())
                     .collect::<Result<_, _>>()
                     .map_err(|_| {
-                        format!("king buckets '{spec}': not kb2, kb4, kb8 or 64 numbers")
+                        format!("king buckets '{spec}': not kb2, kb4, kb8, kb8r or 64 numbers")
                     })?;
                 <[u8; 64]>::try_from(nums.as_slice())
                     .map_err(|_| format!("king buckets '{spec}': {} numbers, not 64", nums.len()))?
@@ -745,7 +751,7 @@ mod tests {
 
     #[test]
     fn king_layouts() {
-        for (spec, k) in [("kb2", 2), ("kb4", 4), ("kb8", 8)] {
+        for (spec, k) in [("kb2", 2), ("kb4", 4), ("kb8", 8), ("kb8r", 8)] {
             let (kb, map) = Inputs::king_layout(spec).expect(spec);
             assert_eq!(kb, k);
             assert!(map.iter().all(|&b| (b as usize) < k));

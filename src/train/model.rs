@@ -1038,15 +1038,7 @@ mod tests {
             }
         };
         let kb4 = layout("kb4");
-        // kb4 with ranks 1 and 2 apart, and ranks 3-4 apart from 5-8.
-        let split: Vec<String> = (0..64)
-            .map(|s| match (s >> 3, s & 7) {
-                (r @ 0..=1, f) => (r * 3 + [0, 0, 0, 1, 1, 2, 2, 2][f]).to_string(),
-                (2..=3, _) => "6".into(),
-                _ => "7".into(),
-            })
-            .collect();
-        let kb8r = layout(&split.join(","));
+        let kb8r = layout("kb8r");
         assert_eq!(
             refined_blocks(&kb4, &kb8r),
             Some(vec![0, 1, 2, 0, 1, 2, 3, 3])

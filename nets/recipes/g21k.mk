@@ -1,0 +1,17 @@
+# g21k, a candidate (2026-12-06, not yet embedded): nw-g17's recipe on the first 14,317,477
+# positions of gen24 (nw-g17's own games; the last 4% held out), its four king buckets split
+# by rank into eight (`kb8r`: rank 1 and rank 2 each a-c | d-e | f-h, ranks 3-4, ranks 5-8;
+# each new block starts as a copy of nw-g17's block it lies in, so the run starts at nw-g17).
+# Against nw-g17, 50k nodes, seed 211: docs/history/nets.md, "g21a, g21k".
+# Made with `nullwindow train` of 218c0ff (the 64 numbers of kb8r on its command line; the
+# name came with the next commit); that `make train RECIPE=nets/recipes/g21k.mk` remakes it byte
+# for byte is not yet checked. Its data, from a clone (gen24's exact command is in the datagen
+# loop's data/manifest.tsv and its copy nets/data-manifest.tsv):
+#   make datagen DATAGEN_SEED=24 DATAGEN_GAMES=G   (G: at least 164,286 games)
+#   head -c 458159296 data/gen24.bin > data/gen24-14317477.bin   (sha256 d33dac76…)
+# What differs from nw-g17's recipe, which gives the rest:
+TRAIN_DATA ?= $(DATA_DIR)/gen24-14317477.bin
+TRAIN_INIT ?= nets/nw-g17.nnue
+TRAIN_SIZE_LIKE ?= nets/nw-g17.nnue
+TRAIN_KING_BUCKETS ?= kb8r
+include nets/recipes/nw-g17.mk
