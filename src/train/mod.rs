@@ -778,16 +778,6 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         ));
     }
     let inputs = o.inputs()?;
-    if net.inputs.king_buckets > 1
-        && (net.inputs.king_buckets, net.inputs.king_map) != (inputs.king_buckets, inputs.king_map)
-        && model::refined_blocks(&net.inputs, &inputs).is_none()
-    {
-        return Err(format!(
-            "--init {path}: a net with {} king buckets continues only with its own \
-             --king-buckets map or one that splits its buckets",
-            net.inputs.king_buckets
-        ));
-    }
     // New neurons of a wider run draw their feature weights from a generator of their own,
     // so that the run's shuffles stay those of `--seed`.
     let mut rng = Rng::new(o.seed ^ WIDEN_SEED);
@@ -799,9 +789,13 @@ fn initial_model(o: &TrainOptions) -> Result<Option<Model>, String> {
         ));
     };
     // (`Network::from_bytes` refuses a scale outside 1..=100000, so the ratio is finite.)
-    let model = model
-        .with_inputs(inputs)
-        .ok_or_else(|| format!("--init {path}: its king buckets do not fit --king-buckets"))?;
+    let model = model.with_inputs(inputs).ok_or_else(|| {
+        format!(
+            "--init {path}: a net with {} king buckets continues only with its own \
+                 --king-buckets map or one that splits its buckets",
+            net.inputs.king_buckets
+        )
+    })?;
     let model = if o.factorise {
         model
             .factorised()
