@@ -138,9 +138,11 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 24, nw-g17's games (the embedded net), toward the window of
-# issue 68 (>= 20 M, then 50 M) with its parent's: gen23 was nw-g16's games, closed in the
-# manifest at 14.6 M positions (`make datagen DATAGEN_SEED=23 DATAGEN_GAMES=N
+# The segment of this build: seed 25, nw-g18's games (the embedded net), toward the window of
+# issue 68 (>= 20 M, then 50 M) with its parent's: gen24 was nw-g17's games, closed in the
+# manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18
+# is nw-g17 continued on its first 14.3 M under eight king buckets); gen23 was nw-g16's games,
+# closed at 14.6 M positions (`make datagen DATAGEN_SEED=23 DATAGEN_GAMES=N
 # DATAGEN_EVAL=nets/nw-g16.nnue`; nw-g17 is nw-g16 continued on its first 13.1 M); gen22 was nw-g15's games, closed in the
 # manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21
 # was nw-g14's games, closed at 4.2 M positions (`make datagen DATAGEN_SEED=21
@@ -161,7 +163,7 @@ DATA_DIR ?= data
 # made. Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the thread
 # count.
-DATAGEN_SEED ?= 24
+DATAGEN_SEED ?= 25
 # The segment's cap: 600000 games is about 53 M positions (issue 68's 50 M window from one net's
 # play); raised from 200000 (17.7 M) during gen23, which the count does not change.
 DATAGEN_GAMES ?= 600000
@@ -203,7 +205,7 @@ print-%:
 	@echo $($*)
 
 # A net's recipe is a file of nets/recipes/ that sets the variables below: the data, the parent
-# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g17);
+# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g18);
 # `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on the
 # command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also names the
 # `make datagen` and `head -c` commands that make its data again. The variables: TRAIN_DATA, data
@@ -211,7 +213,7 @@ print-%:
 # TRAIN_SIZE_LIKE, the net whose evaluation size the result takes (`--size-like`); TRAIN_HIDDEN,
 # N; TRAIN_BUCKETS, material output buckets (1: one output layer, every shipped net before
 # nw-g16's 8; with an --init net of one bucket, B > 1 copies its output layer into every bucket);
-# TRAIN_KING_BUCKETS (`kb4` since nw-g13, empty: none) and TRAIN_FACTORISE (any non-empty value:
+# TRAIN_KING_BUCKETS (`kb4` from nw-g13, `kb8r` from nw-g18; empty: none) and TRAIN_FACTORISE (any non-empty value:
 # `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD, TRAIN_THREADS (a
 # run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty: the weight decay
 # pulls toward TRAIN_INIT's weights); TRAIN_VAL, the held-out fraction, with TRAIN_VAL_TAIL
@@ -221,7 +223,7 @@ print-%:
 # continuations equal shares of the rest. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain
 # continuation. TRAIN_QA, TRAIN_QB (empty: the trainer's 255 and 64, every net to nw-g16; nw-g17: 181, fit): the
 # written net's quantisation (`--qa`, `--qb`; TRAIN_QB=fit: the largest on the fast kernel). The nets' lineage: docs/history/nets.md.
-RECIPE ?= nets/recipes/nw-g17.mk
+RECIPE ?= nets/recipes/nw-g18.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then
@@ -262,19 +264,20 @@ match: build
 	python3 $(SHARED)/tools/match.py --a $(BIN) --b $(OPP) $(OPP_OPT) --tc $(TC) \
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
 
-# The UCI_Elo calibration (scripts/calibrate.py; unattended; about 2 hours at concurrency 1, 27
-# minutes with CALIB_CONCURRENCY=2 on two cores, nw-g17 on 2026-12-06: 34 minutes with the bottom two knots played again at 600 games): each knot a match of an
+# The UCI_Elo calibration (scripts/calibrate.py; unattended; about 2 hours at concurrency 1, 30
+# minutes with CALIB_CONCURRENCY=2 on two cores; the bottom two knots at 1500 games since
+# nw-g18, whose levels 1000 and 1450 came 4 Elo apart at 600 – 1500 games): each knot a match of an
 # internal level against Stockfish 15.1's UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO[:GAMES], else CALIB_GAMES), both
 # bound by nodes or depth, so load does not change a game; the joint fit written into CALIBRATION
 # (src/search/strength.rs) and the engine built again; then the checks (CALIB_CHECKS,
 # UCI_ELO:SF_UCI_ELO) against what they ask for. Resumable: a match whose complete log is in
 # CALIB_DIR is not played again. After a new net, a new CALIB_DIR. The runs:
-# docs/history/measurements.md, "UCI_Elo calibration with nw-g17" (the method: "... with nw-g15").
+# docs/history/measurements.md, "UCI_Elo calibration with nw-g18" (the method: "... with nw-g15").
 STOCKFISH ?= /usr/games/stockfish
 CALIB_DIR ?= data-calib
 CALIB_GAMES ?= 200
 CALIB_CONCURRENCY ?= 1
-CALIB_KNOTS ?= 1000:1350:600,1450:1400:600,1525:1500,1600:1550,1600:1700,1700:1700,1700:1800,1800:1850,1800:1950,1900:1872,2200:2035,2500:2190
+CALIB_KNOTS ?= 1000:1350:1500,1450:1400:1500,1525:1500,1600:1550,1600:1700,1700:1700,1700:1800,1800:1850,1800:1950,1900:1872,2200:2035,2500:2190
 CALIB_CHECKS ?= 1400:1350,1500:1491,1650:1598,2000:1785,2500:2035
 calibrate: build
 	python3 scripts/calibrate.py --out $(CALIB_DIR) --games $(CALIB_GAMES) \

@@ -169,19 +169,27 @@ fn limited_strength_plays_legal_moves_within_its_budget() {
                 let lines = search(&mut e, go);
                 let bm = lines.last().expect("bestmove");
                 assert!(is_legal(fen, &bestmove(bm)), "{what}: {bm}");
-                // This search's depth cap: the expected cap rounded down or up.
+                // This search's depth cap and candidate lines: the expected ones rounded down
+                // or up (one line, the user's MultiPV, without noise).
                 let announced = lines
                     .iter()
                     .find(|l| l.starts_with("info string strength "))
                     .expect("strength line");
+                let searched = if s.margin_cp > 0 {
+                    [s.lines.floor() as usize, s.lines.ceil() as usize]
+                } else {
+                    [1, 1]
+                };
                 let cap = [s.depth.floor() as u32, s.depth.ceil() as u32]
                     .into_iter()
                     .find(|d| {
-                        *announced
-                            == format!(
-                                "info string strength elo {elo} level {} nodes {} depth {d} ({:.2}) margin {}",
-                                s.level, s.nodes, s.depth, s.margin_cp
-                            )
+                        searched.iter().any(|n| {
+                            *announced
+                                == format!(
+                                    "info string strength elo {elo} level {} nodes {} depth {d} ({:.2}) margin {} lines {n} ({:.2})",
+                                    s.level, s.nodes, s.depth, s.margin_cp, s.lines
+                                )
+                        })
                     })
                     .unwrap_or_else(|| panic!("{what}: {announced}"));
                 check_limits(&lines, s.nodes.min(nodes), cap.min(depth), &what);

@@ -19,13 +19,17 @@
 //!    moves (MultiPV) and plays the one with the highest score plus a random bonus in
 //!    `0..=margin`, so any move within `margin` centipawns of the best can be played and no
 //!    worse one ever is. The margin grows linearly as the level falls below `NOISE_END_LEVEL`
-//!    (`NOISE_AT_BASE_CP` at `LEVEL_BASE`). The random numbers come from a seed (the UCI layer
-//!    uses the position's Zobrist key), so a position and a setting always give the same move.
+//!    (`NOISE_AT_BASE_CP` at `LEVEL_BASE`). Below `LEVEL_BASE`, where the margin already
+//!    admits nearly any of four lines, the **number of lines** grows too, linearly to
+//!    `NOISE_LINES_AT_MIN` at [`LEVEL_MIN`], fractions rounded at random per search as the
+//!    depth cap is (with nw-g18, four lines at level 1000 played as level 1450 did). The random
+//!    numbers come from a seed (the UCI layer uses the position's Zobrist key), so a position
+//!    and a setting always give the same move.
 //!
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
 //! whichever limit comes first. A new calibration changes only [`CALIBRATION`]: `make
 //! calibrate` (`scripts/calibrate.py`) plays the matches and prints the table
-//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g17"; the method: "... with
+//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g18"; the method: "... with
 //! nw-g15"). For it the environment variable `NULLWINDOW_STRENGTH_LEVEL` selects a level
 //! directly (see [`level_override`]).
 
@@ -60,8 +64,12 @@ const LEVEL_PER_DEPTH: f64 = 100.0;
 const NOISE_AT_BASE_CP: f64 = 200.0;
 /// No noise from this level up.
 const NOISE_END_LEVEL: i32 = 2400;
-/// Root moves searched as candidates when there is noise (MultiPV of the search).
+/// Root moves searched as candidates when there is noise (MultiPV of the search), at
+/// `LEVEL_BASE` and above.
 pub const NOISE_LINES: usize = 4;
+/// Candidate lines (expected) at [`LEVEL_MIN`]; from [`NOISE_LINES`] at `LEVEL_BASE` they grow
+/// linearly as the level falls.
+const NOISE_LINES_AT_MIN: f64 = 8.0;
 
 /// The environment variable that selects a level directly, whatever `UCI_Elo` says (for the
 /// calibration's matches, which measure levels).
@@ -70,25 +78,25 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // ---------------------------------------------------------------------------------------------
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
 // CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
-// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-06): 3,200 games of
+// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 5,000 games of
 // 9 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
 // CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
-// 95% intervals of the fit: 28, 28, 48, 40, 40, 37, 53, 49, 50.
+// 95% intervals of the fit: 18, 18, 50, 39, 38, 37, 53, 49, 53.
 /// Measured strength of some levels.
 pub const CALIBRATION: [(i32, i32); 9] = [
-    (1000, 1346),
-    (1450, 1372),
-    (1525, 1479),
-    (1600, 1760),
-    (1700, 2032),
-    (1800, 2141),
-    (1900, 2359),
-    (2200, 2598),
-    (2500, 2815),
+    (1000, 1268),
+    (1450, 1362),
+    (1525, 1527),
+    (1600, 1744),
+    (1700, 1982),
+    (1800, 2168),
+    (1900, 2357),
+    (2200, 2592),
+    (2500, 2862),
 ];
 /// The network the calibration's games were played with (a test holds it to the
 /// embedded one: a new net wants `make calibrate`).
-pub const CALIBRATION_NET: &str = "nw-g17.nnue";
+pub const CALIBRATION_NET: &str = "nw-g18.nnue";
 // CALIBRATION_END
 // Above the last point the Elo is extrapolated with the slope of the last segment.
 // ---------------------------------------------------------------------------------------------
@@ -106,6 +114,9 @@ pub struct StrengthLimit {
     pub depth: f64,
     /// Moves within this many centipawns of the best may be played (0: always the best).
     pub margin_cp: i32,
+    /// Root lines searched as candidates when there is noise, expected: each search rounds it
+    /// at random ([`Self::candidate_lines`]).
+    pub lines: f64,
 }
 
 /// The calibration's points with the extrapolated strongest level appended.
@@ -188,23 +199,29 @@ impl StrengthLimit {
         let depth = (DEPTH_AT_BASE + above / LEVEL_PER_DEPTH).min((MAX_PLY - 1) as f64);
         let margin = NOISE_AT_BASE_CP * f64::from((NOISE_END_LEVEL - level).max(0))
             / f64::from(NOISE_END_LEVEL - LEVEL_BASE);
+        let below = f64::from((LEVEL_BASE - level).max(0)) / f64::from(LEVEL_BASE - LEVEL_MIN);
+        let lines = NOISE_LINES as f64 + below * (NOISE_LINES_AT_MIN - NOISE_LINES as f64);
         StrengthLimit {
             elo: level_elo(level).round() as i32,
             level,
             nodes: ln_nodes.exp().round() as u64,
             depth,
             margin_cp: margin.round() as i32,
+            lines,
         }
     }
 
     /// The depth cap of one search: [`Self::depth`] rounded down or up, up with the
     /// probability of its fraction, by a draw from `seed` (the same seed, the same cap).
     pub fn depth_cap(&self, seed: u64) -> u32 {
-        let floor = self.depth.floor();
         // A stream of its own: not the first number `choose` draws from the same seed.
-        let mut state = seed ^ 0x5DEE_CE66_D1CE_4E5B;
-        let u = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
-        floor as u32 + u32::from(u < self.depth - floor)
+        round_at_random(self.depth, seed ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+
+    /// The candidate lines of one search: [`Self::lines`] rounded down or up as
+    /// [`Self::depth_cap`] rounds the depth, from a stream of its own.
+    pub fn candidate_lines(&self, seed: u64) -> usize {
+        round_at_random(self.lines, seed ^ 0x2545_F491_4F6C_DD1D) as usize
     }
 
     /// Narrows `limits` to this setting, the depth cap rounded by `seed` ([`Self::depth_cap`]):
@@ -216,14 +233,23 @@ impl StrengthLimit {
         cap
     }
 
-    /// MultiPV the search needs: enough lines to choose among when there is noise.
-    pub fn search_multipv(&self, shown: usize) -> usize {
+    /// MultiPV the search needs: enough lines to choose among when there is noise (this
+    /// search's [`Self::candidate_lines`] for `seed`).
+    pub fn search_multipv(&self, shown: usize, seed: u64) -> usize {
         if self.margin_cp > 0 {
-            shown.max(NOISE_LINES)
+            shown.max(self.candidate_lines(seed))
         } else {
             shown
         }
     }
+}
+
+/// `x` (at least 0) rounded down or up, up with the probability of its fraction, by a draw
+/// from `state` (the same state, the same result).
+fn round_at_random(x: f64, mut state: u64) -> u32 {
+    let floor = x.floor();
+    let u = (splitmix(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+    floor as u32 + u32::from(u < x - floor)
 }
 
 /// One root line of the deepest iteration seen.
@@ -358,17 +384,17 @@ mod tests {
             CALIBRATION_NET,
             crate::nnue::EMBEDDED_NET_NAME,
             "the UCI_Elo table was measured with another net: run `make calibrate` \
-             (CALIB_DIR a new directory; about 2 hours)"
+             (CALIB_DIR a new directory, CALIB_CONCURRENCY=2: about 30 minutes)"
         );
     }
 
     /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
-    /// node budget ratio, expected depth cap (plies), noise margin (cp). The bounds follow the
-    /// flat bottom of the table: nw-g17's puts levels 1000 and 1450 only 26 Elo apart (600
-    /// games at each; nw-g16's: 63, nw-g15's: 85), so one Elo there is 17 levels: ×1.076 in
-    /// nodes, 0.18 ply and 4 cp; across it the strength moves 26 Elo in all. Elsewhere a step
-    /// is at most ×1.01, 0.02 ply and 1 cp.
-    const ELO_STEP: (f64, f64, i32) = (1.08, 0.2, 4);
+    /// node budget ratio, expected depth cap (plies), noise margin (cp), expected candidate
+    /// lines. The bounds follow the steepest part of the table, its bottom: nw-g18's puts
+    /// levels 1000 and 1450 94 Elo apart (1,500 games at each; with four lines at every level
+    /// below 1320 they were 4 apart, nw-g17's 26), so one Elo there is about 5 levels: ×1.02 in
+    /// nodes, 0.05 ply, 1 cp (2 with rounding) and 0.06 lines. Elsewhere a step is smaller.
+    const ELO_STEP: (f64, f64, i32, f64) = (1.03, 0.06, 2, 0.07);
 
     #[test]
     fn limits_grow_smoothly_with_the_elo() {
@@ -379,6 +405,7 @@ mod tests {
             assert!(s.level >= last.level, "{elo}");
             assert!(s.nodes >= last.nodes && s.depth >= last.depth, "{elo}");
             assert!(s.margin_cp <= last.margin_cp, "{elo}");
+            assert!(s.lines <= last.lines, "{elo}");
             // Smooth: one setting up changes each limit by at most a small step.
             let ratio = s.nodes as f64 / last.nodes as f64;
             assert!(ratio <= ELO_STEP.0, "{elo}: nodes x{ratio}");
@@ -388,6 +415,10 @@ mod tests {
             );
             assert!(
                 last.margin_cp - s.margin_cp <= ELO_STEP.2,
+                "{elo}: {last:?} -> {s:?}"
+            );
+            assert!(
+                last.lines - s.lines <= ELO_STEP.3,
                 "{elo}: {last:?} -> {s:?}"
             );
             last = s;
@@ -408,6 +439,8 @@ mod tests {
             let dd = s.depth - last.depth;
             assert!((0.0..=0.0100001).contains(&dd), "{level}: {dd}");
             assert!((0..=1).contains(&(last.margin_cp - s.margin_cp)), "{level}");
+            let dl = last.lines - s.lines;
+            assert!((0.0..=0.0125001).contains(&dl), "{level}: {dl}");
             last = s;
         }
     }
@@ -424,6 +457,11 @@ mod tests {
         let bottom = StrengthLimit::at_level(LEVEL_MIN);
         assert_eq!((bottom.nodes, bottom.depth), (base.nodes, base.depth));
         assert!(bottom.margin_cp > base.margin_cp);
+        assert_eq!(
+            (bottom.lines, base.lines),
+            (NOISE_LINES_AT_MIN, NOISE_LINES as f64)
+        );
+        assert_eq!(top.lines, NOISE_LINES as f64);
         // The scale at sample points (README, "Playing weaker"): the old integer cap was the
         // floor of today's expected one.
         let old = StrengthLimit::at_level(1800);
@@ -453,6 +491,37 @@ mod tests {
                 s.depth
             );
         }
+    }
+
+    #[test]
+    fn the_candidate_lines_are_rounded_at_random_to_their_expected_number() {
+        for level in [LEVEL_MIN, 1111, 1250, LEVEL_BASE, 2000] {
+            let s = StrengthLimit::at_level(level);
+            let (lo, hi) = (s.lines.floor() as usize, s.lines.ceil() as usize);
+            let n = 20_000;
+            let mut sum = 0;
+            for seed in 0..n {
+                let key = splitmix(&mut (seed * 7 + 3));
+                let k = s.search_multipv(1, key);
+                assert!(k == lo || k == hi, "{level}: {k}");
+                assert_eq!(s.search_multipv(1, key), k, "the same seed, the same lines");
+                assert_eq!(
+                    s.search_multipv(k + 3, key),
+                    k + 3,
+                    "the user's MultiPV if more"
+                );
+                sum += k;
+            }
+            let mean = sum as f64 / n as f64;
+            assert!(
+                (mean - s.lines).abs() < 0.015,
+                "{level}: {mean} vs {}",
+                s.lines
+            );
+        }
+        // No noise, no extra lines.
+        let top = StrengthLimit::at_level(LEVEL_MAX);
+        assert_eq!(top.search_multipv(2, 5), 2);
     }
 
     #[test]

@@ -987,8 +987,14 @@ impl Uci {
             let cap = s.apply(&mut limits, self.pos.key());
             if self.debug {
                 self.say(&format!(
-                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {}",
-                    s.elo, s.level, s.nodes, s.depth, s.margin_cp
+                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {} lines {} ({:.2})",
+                    s.elo,
+                    s.level,
+                    s.nodes,
+                    s.depth,
+                    s.margin_cp,
+                    s.search_multipv(self.multipv, self.pos.key()),
+                    s.lines
                 ));
             }
             s
@@ -1031,7 +1037,9 @@ impl Uci {
             .flatten()
             .map(Box::new);
         let opts = SearchOptions {
-            multipv: strength.map_or(self.multipv, |s| s.search_multipv(self.multipv)),
+            multipv: strength.map_or(self.multipv, |s| {
+                s.search_multipv(self.multipv, self.pos.key())
+            }),
             move_overhead_ms: self.move_overhead,
             features: self.features,
             algorithm: self.algorithm,
