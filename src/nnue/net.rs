@@ -195,22 +195,23 @@ impl Inputs {
             }
             map
         };
+        // Ranks 1–2 of `kb4` and `kb8r`: queen's wing a–c, centre d–e, king's wing f–h.
+        let wing = |f: usize| match f {
+            0..=2 => 0,
+            3..=4 => 1,
+            _ => 2,
+        };
         let map = match spec {
             "kb2" => by_square(&|_, r| u8::from(r >= 2)),
-            "kb4" => by_square(&|f, r| match (r, f) {
-                (0..=1, 0..=2) => 0,
-                (0..=1, 3..=4) => 1,
-                (0..=1, _) => 2,
-                _ => 3,
-            }),
+            "kb4" => by_square(&|f, r| if r <= 1 { wing(f) } else { 3 }),
             "kb8" => by_square(&|f, r| match r {
                 0..=1 => (f / 2) as u8,
                 2..=3 => 4 + u8::from(f >= 4),
                 _ => 6 + u8::from(f >= 4),
             }),
-            "kb8r" => by_square(&|f, r| match (r, f) {
-                (0..=1, _) => (r * 3) as u8 + [0, 0, 0, 1, 1, 2, 2, 2][f],
-                (2..=3, _) => 6,
+            "kb8r" => by_square(&|f, r| match r {
+                0..=1 => (r * 3) as u8 + wing(f),
+                2..=3 => 6,
                 _ => 7,
             }),
             list => {

@@ -698,7 +698,8 @@ fn init_starts_from_a_network() {
 
 /// `--init` with `--king-buckets`: a plain net's rows are copied into every block, so the run
 /// starts with the net's output on every position (and the quantised copy evaluates as the
-/// net); training then moves the blocks apart. A bucketed net continues only with its own map or one that splits its buckets.
+/// net); training then moves the blocks apart. A bucketed net continues only with its own map
+/// or one that splits its buckets.
 #[test]
 fn init_spreads_a_net_into_king_buckets() {
     let dir = temp_dir("init-kb");

@@ -983,22 +983,20 @@ impl Uci {
                 Some(level) => StrengthLimit::at_level(level),
                 None => StrengthLimit::from_elo(self.uci_elo),
             };
-            // The depth cap of this search, rounded at random by the position (as the noise).
+            // The depth cap and the candidate lines of this search, rounded at random by the
+            // position (as the noise).
             let cap = s.apply(&mut limits, self.pos.key());
+            let multipv = s.search_multipv(self.multipv, self.pos.key());
             if self.debug {
                 self.say(&format!(
-                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {} lines {} ({:.2})",
-                    s.elo,
-                    s.level,
-                    s.nodes,
-                    s.depth,
-                    s.margin_cp,
-                    s.search_multipv(self.multipv, self.pos.key()),
-                    s.lines
+                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {} lines {multipv} ({:.2})",
+                    s.elo, s.level, s.nodes, s.depth, s.margin_cp, s.lines
                 ));
             }
-            s
+            (s, multipv)
         });
+        let multipv = strength.map_or(self.multipv, |(_, m)| m);
+        let strength = strength.map(|(s, _)| s);
         if self.sandbox {
             limits.infinite = false;
             limits.ponder = false;
@@ -1037,9 +1035,7 @@ impl Uci {
             .flatten()
             .map(Box::new);
         let opts = SearchOptions {
-            multipv: strength.map_or(self.multipv, |s| {
-                s.search_multipv(self.multipv, self.pos.key())
-            }),
+            multipv,
             move_overhead_ms: self.move_overhead,
             features: self.features,
             algorithm: self.algorithm,
