@@ -170,15 +170,16 @@ fn limited_strength_plays_legal_moves_within_its_budget() {
                 let bm = lines.last().expect("bestmove");
                 assert!(is_legal(fen, &bestmove(bm)), "{what}: {bm}");
                 // This search's depth cap and candidate lines: the expected ones rounded down
-                // or up (one line, the user's MultiPV, without noise).
+                // or up, and the expected candidates (one line, the user's MultiPV, and no
+                // expected candidates without noise).
                 let announced = lines
                     .iter()
                     .find(|l| l.starts_with("info string strength "))
                     .expect("strength line");
                 let searched = if s.margin_cp > 0 {
-                    [s.lines.floor() as usize, s.lines.ceil() as usize]
+                    [s.lines.floor(), s.lines.ceil()].map(|n| format!("{n} ({:.2})", s.lines))
                 } else {
-                    [1, 1]
+                    ["1".to_string(), "1".to_string()]
                 };
                 let cap = [s.depth.floor() as u32, s.depth.ceil() as u32]
                     .into_iter()
@@ -186,8 +187,8 @@ fn limited_strength_plays_legal_moves_within_its_budget() {
                         searched.iter().any(|n| {
                             *announced
                                 == format!(
-                                    "info string strength elo {elo} level {} nodes {} depth {d} ({:.2}) margin {} lines {n} ({:.2})",
-                                    s.level, s.nodes, s.depth, s.margin_cp, s.lines
+                                    "info string strength elo {elo} level {} nodes {} depth {d} ({:.2}) margin {} lines {n}",
+                                    s.level, s.nodes, s.depth, s.margin_cp
                                 )
                         })
                     })

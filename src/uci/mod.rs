@@ -988,9 +988,15 @@ impl Uci {
             let cap = s.apply(&mut limits, self.pos.key());
             let multipv = s.search_multipv(self.multipv, self.pos.key());
             if self.debug {
+                // The expected candidate lines only where there is noise to choose among them.
+                let lines = if s.margin_cp > 0 {
+                    format!("{multipv} ({:.2})", s.lines)
+                } else {
+                    multipv.to_string()
+                };
                 self.say(&format!(
-                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {} lines {multipv} ({:.2})",
-                    s.elo, s.level, s.nodes, s.depth, s.margin_cp, s.lines
+                    "info string strength elo {} level {} nodes {} depth {cap} ({:.2}) margin {} lines {lines}",
+                    s.elo, s.level, s.nodes, s.depth, s.margin_cp
                 ));
             }
             (s, multipv)
