@@ -186,7 +186,9 @@ impl Inputs {
     /// ranks 3–8 one bucket), `kb2` (ranks 1–2, ranks 3–8), `kb8` (ranks 1–2 split a–b, c–d,
     /// e–f, g–h; rank 3–4 halves a–d, e–h; ranks 5–8 halves), `kb8r` (`kb4` split by rank: rank
     /// 1 a–c, d–e, f–h; rank 2 the same; ranks 3–4; ranks 5–8; a net of `kb4` continues under
-    /// it exactly). The buckets are numbered from 0 and each is used.
+    /// it exactly), `kb16r` (`kb8r` split further: rank 1 a–b, then each file c – h; rank 2 a–c,
+    /// d–e, f, g–h; rank 3 halves a–d, e–h; rank 4; ranks 5–6; ranks 7–8; a net of `kb4` or
+    /// `kb8r` continues under it exactly). The buckets are numbered from 0 and each is used.
     pub fn king_layout(spec: &str) -> Result<(usize, [u8; 64]), String> {
         let by_square = |f: &dyn Fn(usize, usize) -> u8| {
             let mut map = [0u8; 64];
@@ -214,13 +216,23 @@ impl Inputs {
                 2..=3 => 6,
                 _ => 7,
             }),
+            "kb16r" => by_square(&|f, r| match r {
+                0 => f.saturating_sub(1) as u8,
+                1 => 7 + wing(f) + u8::from(f >= 6),
+                2 => 11 + u8::from(f >= 4),
+                3 => 13,
+                4..=5 => 14,
+                _ => 15,
+            }),
             list => {
                 let nums: Vec<u8> = list
                     .split(',')
                     .map(|x| x.trim().parse::<u8>())
                     .collect::<Result<_, _>>()
                     .map_err(|_| {
-                        format!("king buckets '{spec}': not kb2, kb4, kb8, kb8r or 64 numbers")
+                        format!(
+                            "king buckets '{spec}': not kb2, kb4, kb8, kb8r, kb16r or 64 numbers"
+                        )
                     })?;
                 <[u8; 64]>::try_from(nums.as_slice())
                     .map_err(|_| format!("king buckets '{spec}': {} numbers, not 64", nums.len()))?
@@ -752,7 +764,13 @@ mod tests {
 
     #[test]
     fn king_layouts() {
-        for (spec, k) in [("kb2", 2), ("kb4", 4), ("kb8", 8), ("kb8r", 8)] {
+        for (spec, k) in [
+            ("kb2", 2),
+            ("kb4", 4),
+            ("kb8", 8),
+            ("kb8r", 8),
+            ("kb16r", 16),
+        ] {
             let (kb, map) = Inputs::king_layout(spec).expect(spec);
             assert_eq!(kb, k);
             assert!(map.iter().all(|&b| (b as usize) < k));
@@ -760,6 +778,12 @@ mod tests {
         let (_, kb4) = Inputs::king_layout("kb4").expect("kb4");
         // c1, d1, g1, g2, g3 in the own frame.
         assert_eq!([kb4[2], kb4[3], kb4[6], kb4[14], kb4[22]], [0, 1, 2, 2, 3]);
+        // a1, b1, c1, h1, c2, f2, g2, d3, e3, a4, h6, a7 in the own frame.
+        let (_, kb16r) = Inputs::king_layout("kb16r").expect("kb16r");
+        assert_eq!(
+            [0, 1, 2, 7, 10, 13, 14, 19, 20, 24, 47, 48].map(|s| kb16r[s]),
+            [0, 0, 1, 6, 7, 9, 10, 11, 12, 13, 14, 15]
+        );
         let list: Vec<String> = (0..64).map(|s| (s / 32).to_string()).collect();
         assert_eq!(Inputs::king_layout(&list.join(",")).expect("list").0, 2);
         assert!(Inputs::king_layout("kb5").is_err());

@@ -249,7 +249,9 @@ usage: nullwindow train --data FILE[,FILE...] --out NET [options]
                       feature rows, chosen by its own king's square (in its own frame). L is
                       kb2 (ranks 1-2 | 3-8), kb4 (ranks 1-2 split a-c | d-e | f-h; ranks
                       3-8), kb8 (ranks 1-2 in file pairs; ranks 3-4 and 5-8 in halves), kb8r
-                      (kb4 with ranks 1 and 2 apart and ranks 3-4 apart from 5-8) or 64
+                      (kb4 with ranks 1 and 2 apart and ranks 3-4 apart from 5-8), kb16r
+                      (kb8r split further: rank 1 a-b, then each file; rank 2 a-c | d-e | f
+                      | g-h; rank 3 halves; rank 4; ranks 5-6; ranks 7-8) or 64
                       comma-separated bucket numbers (a1, b1, ..., h8). An --init net
                       without king buckets has its rows copied into each block (the same
                       evaluation to start with); one with them must have the same map or

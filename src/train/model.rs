@@ -1045,6 +1045,14 @@ mod tests {
         );
         assert_eq!(refined_blocks(&kb4, &kb4), Some(vec![0, 1, 2, 3]));
         assert_eq!(
+            refined_blocks(&kb8r, &layout("kb16r")),
+            Some(vec![0, 0, 1, 1, 2, 2, 2, 3, 4, 5, 5, 6, 6, 6, 7, 7])
+        );
+        assert_eq!(
+            refined_blocks(&kb4, &layout("kb16r")),
+            Some(vec![0, 0, 1, 1, 2, 2, 2, 0, 1, 2, 2, 3, 3, 3, 3, 3])
+        );
+        assert_eq!(
             refined_blocks(&kb4, &layout("kb8")),
             None,
             "c-d crosses a-c | d-e"
