@@ -55,6 +55,9 @@ pub const VERSION_MIRRORED: u32 = 3;
 pub const VERSION_KING_BUCKETS: u32 = 4;
 /// Most king buckets a network may have.
 pub const MAX_KING_BUCKETS: usize = 32;
+/// The named king layouts of [`Inputs::king_layout`] (the trainer's help and docs/nnue.md name
+/// each: held by a test).
+pub const KING_LAYOUTS: [&str; 5] = ["kb2", "kb4", "kb8", "kb8r", "kb16r"];
 /// Bytes of version 4's header extension: flags, K and the 64-entry king bucket map.
 pub const KING_EXTENSION: usize = 8 + 64;
 /// Most output buckets a network may have.
@@ -231,7 +234,8 @@ impl Inputs {
                     .collect::<Result<_, _>>()
                     .map_err(|_| {
                         format!(
-                            "king buckets '{spec}': not kb2, kb4, kb8, kb8r, kb16r or 64 numbers"
+                            "king buckets '{spec}': not one of {} or 64 numbers",
+                            KING_LAYOUTS.join(", ")
                         )
                     })?;
                 <[u8; 64]>::try_from(nums.as_slice())
@@ -764,13 +768,7 @@ mod tests {
 
     #[test]
     fn king_layouts() {
-        for (spec, k) in [
-            ("kb2", 2),
-            ("kb4", 4),
-            ("kb8", 8),
-            ("kb8r", 8),
-            ("kb16r", 16),
-        ] {
+        for (spec, k) in KING_LAYOUTS.into_iter().zip([2, 4, 8, 8, 16]) {
             let (kb, map) = Inputs::king_layout(spec).expect(spec);
             assert_eq!(kb, k);
             assert!(map.iter().all(|&b| (b as usize) < k));

@@ -1272,3 +1272,20 @@ fn fitted_qb_is_the_largest_on_the_fast_kernel() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Each named king layout is in the trainer's help and docs/nnue.md (the names are declared
+/// once, in `KING_LAYOUTS`).
+#[test]
+fn help_and_docs_name_each_king_layout() {
+    let words = |text: &'static str| -> Vec<&'static str> {
+        text.split(|c: char| !c.is_ascii_alphanumeric()).collect()
+    };
+    let (help, docs) = (words(USAGE), include_str!("../../docs/nnue.md"));
+    for spec in crate::nnue::net::KING_LAYOUTS {
+        assert!(help.contains(&spec), "train's help does not name {spec}");
+        assert!(
+            docs.contains(&format!("`{spec}`")),
+            "docs/nnue.md does not name `{spec}`"
+        );
+    }
+}
