@@ -265,8 +265,9 @@ match: build
 		--games $(GAMES) --concurrency 1 --openings $(SHARED)/data/openings/UHO_4060_v4.epd
 
 # The UCI_Elo calibration (scripts/calibrate.py; unattended; about 2 hours at concurrency 1, 30
-# minutes with CALIB_CONCURRENCY=2 on two cores; the bottom two knots at 1500 games since
-# nw-g18, whose levels 1000 and 1450 came 4 Elo apart at 600 – 1500 games): each knot a match of an
+# minutes with CALIB_CONCURRENCY=2 on two cores; the bottom three knots at 1500 games since
+# nw-g18, whose levels 1000 and 1450 came 4 Elo apart at 600 – 1500 games, and 1250 and 1450 14
+# apart after the bottom levels' extra lines): each knot a match of an
 # internal level against Stockfish 15.1's UCI_LimitStrength (CALIB_KNOTS, LEVEL:SF_UCI_ELO[:GAMES], else CALIB_GAMES), both
 # bound by nodes or depth, so load does not change a game; the joint fit written into CALIBRATION
 # (src/search/strength.rs) and the engine built again; then the checks (CALIB_CHECKS,
@@ -277,8 +278,8 @@ STOCKFISH ?= /usr/games/stockfish
 CALIB_DIR ?= data-calib
 CALIB_GAMES ?= 200
 CALIB_CONCURRENCY ?= 1
-CALIB_KNOTS ?= 1000:1350:1500,1450:1400:1500,1525:1500,1600:1550,1600:1700,1700:1700,1700:1800,1800:1850,1800:1950,1900:1872,2200:2035,2500:2190
-CALIB_CHECKS ?= 1400:1350,1500:1491,1650:1598,2000:1785,2500:2035
+CALIB_KNOTS ?= 1000:1350:1500,1250:1350:1500,1450:1400:1500,1525:1500,1600:1550,1600:1700,1700:1700,1700:1800,1800:1850,1800:1950,1900:1872,2200:2035,2500:2190
+CALIB_CHECKS ?= 1320:1350,1400:1350,1500:1491,1650:1598,2000:1785,2500:2035
 calibrate: build
 	python3 scripts/calibrate.py --out $(CALIB_DIR) --games $(CALIB_GAMES) \
 		--concurrency $(CALIB_CONCURRENCY) --knots $(CALIB_KNOTS) --checks $(CALIB_CHECKS) \

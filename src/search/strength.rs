@@ -78,13 +78,14 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // ---------------------------------------------------------------------------------------------
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
 // CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
-// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 5,000 games of
-// 9 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
+// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 6,500 games of
+// 10 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
 // CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
-// 95% intervals of the fit: 18, 18, 50, 39, 38, 37, 53, 49, 53.
+// 95% intervals of the fit: 18, 18, 18, 50, 39, 38, 37, 53, 49, 53.
 /// Measured strength of some levels.
-pub const CALIBRATION: [(i32, i32); 9] = [
+pub const CALIBRATION: [(i32, i32); 10] = [
     (1000, 1268),
+    (1250, 1348),
     (1450, 1362),
     (1525, 1527),
     (1600, 1744),
@@ -390,11 +391,12 @@ mod tests {
 
     /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
     /// node budget ratio, expected depth cap (plies), noise margin (cp), expected candidate
-    /// lines. The bounds follow the steepest part of the table, its bottom: nw-g18's puts
-    /// levels 1000 and 1450 94 Elo apart (1,500 games at each; with four lines at every level
-    /// below 1320 they were 4 apart, nw-g17's 26), so one Elo there is about 5 levels: ×1.02 in
-    /// nodes, 0.05 ply, 1 cp (2 with rounding) and 0.06 lines. Elsewhere a step is smaller.
-    const ELO_STEP: (f64, f64, i32, f64) = (1.03, 0.06, 2, 0.07);
+    /// lines. The bounds follow the steepest part of the table: with nw-g18 levels 1250 and
+    /// 1450 play within 14 Elo of each other (1348 and 1362, 1,500 games at each), so one Elo
+    /// there is about 14 levels: up to ×1.063 in nodes, 0.15 ply, 3 cp and 0.19 lines. The
+    /// strength those settings play is as flat as the table, so the steps are not jumps in
+    /// strength (below level 1250 one Elo is 3 levels, above 1450 less than one).
+    const ELO_STEP: (f64, f64, i32, f64) = (1.07, 0.16, 3, 0.2);
 
     #[test]
     fn limits_grow_smoothly_with_the_elo() {
