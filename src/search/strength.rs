@@ -78,18 +78,19 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // ---------------------------------------------------------------------------------------------
 // The calibration: (level, measured Elo on the CCRL Blitz scale), both increasing.
 // CALIBRATION_BEGIN (scripts/calibrate.py prints this block)
-// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 6,500 games of
-// 10 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
+// Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 8,300 games of
+// 11 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
 // CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
-// 95% intervals of the fit: 18, 18, 18, 50, 39, 38, 37, 53, 49, 53.
+// 95% intervals of the fit: 18, 18, 18, 50, 39, 21, 24, 37, 53, 49, 53.
 /// Measured strength of some levels.
-pub const CALIBRATION: [(i32, i32); 10] = [
+pub const CALIBRATION: [(i32, i32); 11] = [
     (1000, 1268),
     (1250, 1348),
     (1450, 1362),
     (1525, 1527),
     (1600, 1744),
-    (1700, 1982),
+    (1700, 2020),
+    (1750, 2121),
     (1800, 2168),
     (1900, 2357),
     (2200, 2592),
