@@ -176,10 +176,12 @@ fn limited_strength_plays_legal_moves_within_its_budget() {
                     .iter()
                     .find(|l| l.starts_with("info string strength "))
                     .expect("strength line");
-                let searched = if s.margin_cp > 0 {
-                    [s.lines.floor(), s.lines.ceil()].map(|n| format!("{n} ({:.2})", s.lines))
+                let searched: Vec<String> = if s.has_noise() {
+                    [s.lines.floor(), s.lines.ceil()]
+                        .map(|n| format!("{n} ({:.2})", s.lines))
+                        .into()
                 } else {
-                    ["1".to_string(), "1".to_string()]
+                    vec!["1".to_string()]
                 };
                 let cap = [s.depth.floor() as u32, s.depth.ceil() as u32]
                     .into_iter()

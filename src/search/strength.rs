@@ -235,10 +235,16 @@ impl StrengthLimit {
         cap
     }
 
+    /// Whether the move may be another line's than the best ([`Self::margin_cp`] above 0):
+    /// only then are candidate lines searched and chosen among.
+    pub fn has_noise(&self) -> bool {
+        self.margin_cp > 0
+    }
+
     /// MultiPV the search needs: enough lines to choose among when there is noise (this
     /// search's [`Self::candidate_lines`] for `seed`).
     pub fn search_multipv(&self, shown: usize, seed: u64) -> usize {
-        if self.margin_cp > 0 {
+        if self.has_noise() {
             shown.max(self.candidate_lines(seed))
         } else {
             shown

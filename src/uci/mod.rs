@@ -292,7 +292,7 @@ impl Worker {
                         pool.set_syzygy(&syzygy);
                         match play.strength {
                             // UCI_LimitStrength with noise: the move may be another line's.
-                            Some(s) if s.margin_cp > 0 => {
+                            Some(s) if s.has_noise() => {
                                 let mut rec = LineRecorder::new(&mut reporter, play.shown_multipv);
                                 let r = pool.search(&pos, &limits, &opts, &ctl, &mut rec);
                                 learn.inspect(|l| l.record(r.score));
@@ -989,7 +989,7 @@ impl Uci {
             let multipv = s.search_multipv(self.multipv, self.pos.key());
             if self.debug {
                 // The expected candidate lines only where there is noise to choose among them.
-                let lines = if s.margin_cp > 0 {
+                let lines = if s.has_noise() {
                     format!("{multipv} ({:.2})", s.lines)
                 } else {
                     multipv.to_string()
