@@ -138,9 +138,10 @@ lab-check:
 # `make datagen` is resumable: run it again after an interrupt. `make train` turns the data
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
-# The segment of this build: seed 25, nw-g18's games (the embedded net), toward the window of
-# issue 68 (>= 20 M, then 50 M) with its parent's: gen24 was nw-g17's games, closed in the
-# manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18
+# The segment of this build: seed 26, nw-g19's games (the embedded net), toward the window of
+# issue 68 (>= 20 M, then 50 M) with its parents': gen25 was nw-g18's games, closed in the
+# manifest (`make datagen DATAGEN_SEED=25 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g18.nnue`; nw-g19
+# is nw-g18's recipe under sixteen king buckets, on gen24's first 14.3 M); gen24 was nw-g17's games, closed in the manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18
 # is nw-g17 continued on its first 14.3 M under eight king buckets); gen23 was nw-g16's games,
 # closed at 14.6 M positions (`make datagen DATAGEN_SEED=23 DATAGEN_GAMES=N
 # DATAGEN_EVAL=nets/nw-g16.nnue`; nw-g17 is nw-g16 continued on its first 13.1 M); gen22 was nw-g15's games, closed in the
@@ -163,7 +164,7 @@ DATA_DIR ?= data
 # made. Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
 # DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the thread
 # count.
-DATAGEN_SEED ?= 25
+DATAGEN_SEED ?= 26
 # The segment's cap: 600000 games is about 53 M positions (issue 68's 50 M window from one net's
 # play); raised from 200000 (17.7 M) during gen23, which the count does not change.
 DATAGEN_GAMES ?= 600000
@@ -205,7 +206,7 @@ print-%:
 	@echo $($*)
 
 # A net's recipe is a file of nets/recipes/ that sets the variables below: the data, the parent
-# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g18);
+# net and every option of `train`. `make train` uses the recipe of the embedded net (nw-g19);
 # `make train RECIPE=nets/recipes/nw-g14.mk` rebuilds another net, and any variable given on the
 # command line overrides its recipe (`make train TRAIN_DATA=...`). Each recipe file also names the
 # `make datagen` and `head -c` commands that make its data again. The variables: TRAIN_DATA, data
@@ -213,7 +214,7 @@ print-%:
 # TRAIN_SIZE_LIKE, the net whose evaluation size the result takes (`--size-like`); TRAIN_HIDDEN,
 # N; TRAIN_BUCKETS, material output buckets (1: one output layer, every shipped net before
 # nw-g16's 8; with an --init net of one bucket, B > 1 copies its output layer into every bucket);
-# TRAIN_KING_BUCKETS (`kb4` from nw-g13, `kb8r` from nw-g18; empty: none) and TRAIN_FACTORISE (any non-empty value:
+# TRAIN_KING_BUCKETS (`kb4` from nw-g13, `kb8r` from nw-g18, `kb16r` from nw-g19; empty: none) and TRAIN_FACTORISE (any non-empty value:
 # `--factorise`); TRAIN_EPOCHS, TRAIN_BATCH, TRAIN_LR, TRAIN_LAMBDA, TRAIN_WD, TRAIN_THREADS (a
 # run is the same for a seed and a thread count); TRAIN_WD_TO_INIT (non-empty: the weight decay
 # pulls toward TRAIN_INIT's weights); TRAIN_VAL, the held-out fraction, with TRAIN_VAL_TAIL
@@ -223,7 +224,7 @@ print-%:
 # continuations equal shares of the rest. Empty TRAIN_SOUP and TRAIN_WD_TO_INIT give a plain
 # continuation. TRAIN_QA, TRAIN_QB (empty: the trainer's 255 and 64, every net to nw-g16; nw-g17: 181, fit): the
 # written net's quantisation (`--qa`, `--qb`; TRAIN_QB=fit: the largest on the fast kernel). The nets' lineage: docs/history/nets.md.
-RECIPE ?= nets/recipes/nw-g18.mk
+RECIPE ?= nets/recipes/nw-g19.mk
 include $(RECIPE)
 NET_NAME ?= trained.nnue
 # With TRAIN_SOUP: one continuation per seed of TRAIN_SEEDS into $(DATA_DIR)/ftS-NET_NAME, then

@@ -243,6 +243,8 @@ fn every_off_switch_changes_the_search() {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 30 9",
         "6k1/5pp1/1p5p/p1rR4/P1P5/1P4P1/5P1P/6K1 b - - 12 34",
+        // With nw-g19 `etc` leaves the three above unchanged at depth 12; here it acts.
+        "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
     ];
     let nodes = |features: nullwindow::search::Features| -> Vec<u64> {
         let opts = SearchOptions {

@@ -8,7 +8,7 @@ use super::net::Network;
 /// the name is a macro that both the constant and the inclusion expand.
 macro_rules! embedded_net_file {
     () => {
-        "nw-g18.nnue"
+        "nw-g19.nnue"
     };
 }
 

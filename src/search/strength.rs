@@ -29,7 +29,7 @@
 //! The clock, `go depth`, `go nodes` and `go movetime` still apply; the engine stops at
 //! whichever limit comes first. A new calibration changes only [`CALIBRATION`]: `make
 //! calibrate` (`scripts/calibrate.py`) plays the matches and prints the table
-//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g18"; the method: "... with
+//! (docs/history/measurements.md, "UCI_Elo calibration with nw-g19"; the method: "... with
 //! nw-g15"). For it the environment variable `NULLWINDOW_STRENGTH_LEVEL` selects a level
 //! directly (see [`level_override`]).
 
@@ -81,24 +81,24 @@ pub const LEVEL_ENV: &str = "NULLWINDOW_STRENGTH_LEVEL";
 // Measured by `make calibrate` (scripts/calibrate.py, 2026-12-07): 8,300 games of
 // 11 levels against Stockfish 15.1 with UCI_LimitStrength, each setting at the
 // CCRL Blitz Elo of its integer skill level by Stockfish 16's refit (scripts/fit_elo.py).
-// 95% intervals of the fit: 18, 18, 18, 50, 39, 21, 24, 37, 53, 49, 53.
+// 95% intervals of the fit: 18, 18, 18, 49, 40, 21, 24, 37, 54, 50, 52.
 /// Measured strength of some levels.
 pub const CALIBRATION: [(i32, i32); 11] = [
-    (1000, 1268),
-    (1250, 1348),
-    (1450, 1362),
-    (1525, 1527),
-    (1600, 1744),
-    (1700, 2020),
+    (1000, 1262),
+    (1250, 1354),
+    (1450, 1372),
+    (1525, 1491),
+    (1600, 1777),
+    (1700, 2042),
     (1750, 2121),
-    (1800, 2168),
-    (1900, 2357),
-    (2200, 2592),
-    (2500, 2862),
+    (1800, 2176),
+    (1900, 2365),
+    (2200, 2611),
+    (2500, 2854),
 ];
 /// The network the calibration's games were played with (a test holds it to the
 /// embedded one: a new net wants `make calibrate`).
-pub const CALIBRATION_NET: &str = "nw-g18.nnue";
+pub const CALIBRATION_NET: &str = "nw-g19.nnue";
 // CALIBRATION_END
 // Above the last point the Elo is extrapolated with the slope of the last segment.
 // ---------------------------------------------------------------------------------------------
@@ -399,8 +399,9 @@ mod tests {
     /// Largest change of the limits between neighbouring `UCI_Elo` settings (one Elo apart):
     /// node budget ratio, expected depth cap (plies), noise margin (cp), expected candidate
     /// lines. The bounds follow the steepest part of the table: with nw-g18 levels 1250 and
-    /// 1450 play within 14 Elo of each other (1348 and 1362, 1,500 games at each), so one Elo
-    /// there is about 14 levels: up to ×1.063 in nodes, 0.15 ply, 3 cp and 0.19 lines. The
+    /// 1450 played within 14 Elo of each other (1348 and 1362, 1,500 games at each), so one Elo
+    /// there was about 14 levels: up to ×1.063 in nodes, 0.15 ply, 3 cp and 0.19 lines (with
+    /// nw-g19 18 Elo, 1354 and 1372: about 11 levels, smaller steps). The
     /// strength those settings play is as flat as the table, so the steps are not jumps in
     /// strength (below level 1250 one Elo is 3 levels, above 1450 less than one).
     const ELO_STEP: (f64, f64, i32, f64) = (1.07, 0.16, 3, 0.2);
