@@ -141,8 +141,9 @@ DATA_DIR ?= data
 # The segment of this build: seed 26, nw-g19's games (the embedded net), toward the window of
 # issue 68 (>= 20 M, then 50 M) with its parents': gen25 was nw-g18's games, closed in the
 # manifest (`make datagen DATAGEN_SEED=25 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g18.nnue`; nw-g19
-# is nw-g18's recipe under sixteen king buckets, on gen24's first 14.3 M); gen24 was nw-g17's games, closed in the manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18
-# is nw-g17 continued on its first 14.3 M under eight king buckets); gen23 was nw-g16's games,
+# is nw-g18's recipe under sixteen king buckets, on gen24's first 14.3 M); gen24 was nw-g17's
+# games, closed in the manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N
+# DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18 is nw-g17 continued on its first 14.3 M under eight king buckets); gen23 was nw-g16's games,
 # closed at 14.6 M positions (`make datagen DATAGEN_SEED=23 DATAGEN_GAMES=N
 # DATAGEN_EVAL=nets/nw-g16.nnue`; nw-g17 is nw-g16 continued on its first 13.1 M); gen22 was nw-g15's games, closed in the
 # manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21

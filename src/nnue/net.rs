@@ -55,9 +55,44 @@ pub const VERSION_MIRRORED: u32 = 3;
 pub const VERSION_KING_BUCKETS: u32 = 4;
 /// Most king buckets a network may have.
 pub const MAX_KING_BUCKETS: usize = 32;
-/// The named king layouts of [`Inputs::king_layout`] (the trainer's help and docs/nnue.md name
-/// each: held by a test).
-pub const KING_LAYOUTS: [&str; 5] = ["kb2", "kb4", "kb8", "kb8r", "kb16r"];
+/// The named king layouts of [`Inputs::king_layout`], each a name and its bucket by (file, rank)
+/// of the king's square in its own frame: the one declaration of them (the trainer's help and
+/// docs/nnue.md name each: held by a test).
+pub const KING_LAYOUTS: [(&str, KingBucket); 5] = [
+    ("kb2", |_, r| u8::from(r >= 2)),
+    ("kb4", |f, r| if r <= 1 { wing(f) } else { 3 }),
+    ("kb8", |f, r| match r {
+        0..=1 => (f / 2) as u8,
+        2..=3 => 4 + u8::from(f >= 4),
+        _ => 6 + u8::from(f >= 4),
+    }),
+    ("kb8r", |f, r| match r {
+        0..=1 => (r * 3) as u8 + wing(f),
+        2..=3 => 6,
+        _ => 7,
+    }),
+    ("kb16r", |f, r| match r {
+        0 => f.saturating_sub(1) as u8,
+        1 => 7 + wing(f) + u8::from(f >= 6),
+        2 => 11 + u8::from(f >= 4),
+        3 => 13,
+        4..=5 => 14,
+        _ => 15,
+    }),
+];
+
+/// A named layout's bucket of the king's square by (file, rank), 0-based, in its own frame.
+pub type KingBucket = fn(usize, usize) -> u8;
+
+/// Ranks 1–2 of `kb4`, `kb8r` and `kb16r`: queen's wing a–c, centre d–e, king's wing f–h.
+const fn wing(f: usize) -> u8 {
+    match f {
+        0..=2 => 0,
+        3..=4 => 1,
+        _ => 2,
+    }
+}
+
 /// Bytes of version 4's header extension: flags, K and the 64-entry king bucket map.
 pub const KING_EXTENSION: usize = 8 + 64;
 /// Most output buckets a network may have.
@@ -193,49 +228,17 @@ impl Inputs {
     /// d–e, f, g–h; rank 3 halves a–d, e–h; rank 4; ranks 5–6; ranks 7–8; a net of `kb4` or
     /// `kb8r` continues under it exactly). The buckets are numbered from 0 and each is used.
     pub fn king_layout(spec: &str) -> Result<(usize, [u8; 64]), String> {
-        let by_square = |f: &dyn Fn(usize, usize) -> u8| {
-            let mut map = [0u8; 64];
-            for (s, m) in map.iter_mut().enumerate() {
-                *m = f(s & 7, s >> 3);
-            }
-            map
-        };
-        // Ranks 1–2 of `kb4` and `kb8r`: queen's wing a–c, centre d–e, king's wing f–h.
-        let wing = |f: usize| match f {
-            0..=2 => 0,
-            3..=4 => 1,
-            _ => 2,
-        };
-        let map = match spec {
-            "kb2" => by_square(&|_, r| u8::from(r >= 2)),
-            "kb4" => by_square(&|f, r| if r <= 1 { wing(f) } else { 3 }),
-            "kb8" => by_square(&|f, r| match r {
-                0..=1 => (f / 2) as u8,
-                2..=3 => 4 + u8::from(f >= 4),
-                _ => 6 + u8::from(f >= 4),
-            }),
-            "kb8r" => by_square(&|f, r| match r {
-                0..=1 => (r * 3) as u8 + wing(f),
-                2..=3 => 6,
-                _ => 7,
-            }),
-            "kb16r" => by_square(&|f, r| match r {
-                0 => f.saturating_sub(1) as u8,
-                1 => 7 + wing(f) + u8::from(f >= 6),
-                2 => 11 + u8::from(f >= 4),
-                3 => 13,
-                4..=5 => 14,
-                _ => 15,
-            }),
-            list => {
-                let nums: Vec<u8> = list
+        let map = match KING_LAYOUTS.iter().find(|(name, _)| *name == spec) {
+            Some(&(_, bucket)) => std::array::from_fn(|s| bucket(s & 7, s >> 3)),
+            None => {
+                let nums: Vec<u8> = spec
                     .split(',')
                     .map(|x| x.trim().parse::<u8>())
                     .collect::<Result<_, _>>()
                     .map_err(|_| {
                         format!(
                             "king buckets '{spec}': not one of {} or 64 numbers",
-                            KING_LAYOUTS.join(", ")
+                            KING_LAYOUTS.map(|(name, _)| name).join(", ")
                         )
                     })?;
                 <[u8; 64]>::try_from(nums.as_slice())
@@ -768,7 +771,11 @@ mod tests {
 
     #[test]
     fn king_layouts() {
-        for (spec, k) in KING_LAYOUTS.into_iter().zip([2, 4, 8, 8, 16]) {
+        for (spec, k) in KING_LAYOUTS
+            .map(|(name, _)| name)
+            .into_iter()
+            .zip([2, 4, 8, 8, 16])
+        {
             let (kb, map) = Inputs::king_layout(spec).expect(spec);
             assert_eq!(kb, k);
             assert!(map.iter().all(|&b| (b as usize) < k));

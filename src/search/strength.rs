@@ -401,9 +401,9 @@ mod tests {
     /// lines. The bounds follow the steepest part of the table: with nw-g18 levels 1250 and
     /// 1450 played within 14 Elo of each other (1348 and 1362, 1,500 games at each), so one Elo
     /// there was about 14 levels: up to ×1.063 in nodes, 0.15 ply, 3 cp and 0.19 lines (with
-    /// nw-g19 18 Elo, 1354 and 1372: about 11 levels, smaller steps). The
-    /// strength those settings play is as flat as the table, so the steps are not jumps in
-    /// strength (below level 1250 one Elo is 3 levels, above 1450 less than one).
+    /// nw-g19 18 Elo, 1354 and 1372: about 11 levels, smaller steps). The strength those
+    /// settings play is as flat as the table, so the steps are not jumps in strength (below
+    /// level 1250 one Elo is 3 levels, above 1450 less than one).
     const ELO_STEP: (f64, f64, i32, f64) = (1.07, 0.16, 3, 0.2);
 
     #[test]

@@ -1281,7 +1281,7 @@ fn help_and_docs_name_each_king_layout() {
         text.split(|c: char| !c.is_ascii_alphanumeric()).collect()
     };
     let (help, docs) = (words(USAGE), include_str!("../../docs/nnue.md"));
-    for spec in crate::nnue::net::KING_LAYOUTS {
+    for (spec, _) in crate::nnue::net::KING_LAYOUTS {
         assert!(help.contains(&spec), "train's help does not name {spec}");
         assert!(
             docs.contains(&format!("`{spec}`")),
