@@ -20,7 +20,8 @@
 # - reads DATAGEN_SEED and the segment's arguments from the Makefile of the *committed* HEAD
 #   (`make datagen-args`: the one declaration `make datagen` uses too), never the working tree;
 # - builds that revision in $DATA_DIR/loop/src-REV (`make pgo`, or a plain build where there is no
-#   llvm-profdata) at nice 19, and runs its `bench` for the segment's Bench;
+#   llvm-profdata) at nice 19, once no timed match runs (below), and runs its `bench` for the
+#   segment's Bench;
 # - runs `nullwindow datagen` for the segment at nice 19, restarting it whenever it stops
 #   (datagen resumes from its .progress file; a torn tail is cut);
 # - when the committed DATAGEN_SEED changes (a new net embedded, or the self-play search changed),
@@ -36,7 +37,9 @@
 #   remakes the file (positions are whole games, so `--games G` remakes it byte for byte);
 # - yields to timed matches: every few seconds it looks for a process whose command line matches
 #   DATAGEN_YIELD_TO (default: match.py, sprt.py or spsa.py with `--tc`; fixed-node matches are
-#   not disturbed by load and are not waited for) and SIGSTOPs the datagen while one runs,
+#   not disturbed by load and are not waited for) and not DATAGEN_YIELD_EXCEPT (default:
+#   `uci_depth.py`, the depth-bound Stockfish of `make calibrate`, whose matches pass a nominal
+#   `--tc` but stop both sides at nodes or depth) and SIGSTOPs the datagen while one runs,
 #   SIGCONT once none has been seen for two looks in a row;
 # - keeps a copy of the manifest in the work tree, nets/data-manifest.tsv (tracked: commit it),
 #   because the data directory can be lost with the machine and the manifest with it; a loop
@@ -56,6 +59,7 @@ KEPT_MANIFEST=${DATAGEN_KEPT_MANIFEST:-$REPO/nets/data-manifest.tsv}
 POLL=${DATAGEN_LOOP_POLL:-60}
 GATE_POLL=${DATAGEN_LOOP_GATE_POLL:-5}
 YIELD_TO=${DATAGEN_YIELD_TO-'(match|sprt|spsa)\.py .*--tc'}
+YIELD_EXCEPT=${DATAGEN_YIELD_EXCEPT-'uci_depth\.py'}
 GATED=$LOOP/paused-for-match
 USER_PAUSED=$LOOP/paused-by-hand
 
@@ -107,7 +111,7 @@ build_key() { # REV
 
 # Builds REV (once) and prints the binary's path; its Bench goes to $LOOP/bin/REV.bench. A build
 # of another revision with the same build key is used instead of building again.
-build_rev() { # REV
+build_rev() { # REV [yield]
     local rev=$1 bin=$LOOP/bin/nullwindow-$1 src=$LOOP/src-$1
     if [ -x "$bin" ] && [ -s "$LOOP/bin/$rev.bench" ]; then
         echo "$bin"
@@ -123,6 +127,16 @@ build_rev() { # REV
         say "$rev builds what $same built (same sources, Makefile and nets): its binary reused"
         echo "$bin"
         return 0
+    fi
+    # The loop's build (REV yield) takes the cores for minutes, even at nice 19 (its profiling
+    # run): it waits for a timed match to end, as its datagen would (`upgrade` builds at once).
+    if [ "${2:-}" = yield ] && timed_match; then
+        say "the build of $rev waits for the timed match to end"
+        while timed_match; do
+            [ -e "$LOOP/STOP" ] && return 1
+            sleep "$GATE_POLL" &
+            wait $!
+        done
     fi
     rm -rf "$src" && mkdir -p "$src"
     git archive "$rev" | tar -x -C "$src" || return 1
@@ -232,9 +246,15 @@ start_child() { # BIN ARGS SEED
     fi
 }
 
-# A timed match (or tune) runs: a process whose command line matches DATAGEN_YIELD_TO.
+# A timed match (or tune) runs: a process whose command line matches DATAGEN_YIELD_TO and not
+# DATAGEN_YIELD_EXCEPT.
 timed_match() {
-    [ -n "$YIELD_TO" ] && pgrep -f -- "$YIELD_TO" > /dev/null 2>&1
+    [ -n "$YIELD_TO" ] || return 1
+    if [ -z "$YIELD_EXCEPT" ]; then
+        pgrep -f -- "$YIELD_TO" > /dev/null 2>&1
+    else
+        pgrep -af -- "$YIELD_TO" 2> /dev/null | grep -Ev -- "$YIELD_EXCEPT" > /dev/null
+    fi
 }
 
 # One look of the gate: pause the datagen while a timed match runs, resume it after two looks
@@ -315,7 +335,7 @@ run() {
                 say "gen$seed closed: $(grep -P "^gen$seed.bin\t" "$MANIFEST" | cut -f6,7 | tr '\t' ' ') (games positions)"
             fi
             local nb
-            if ! nb=$(build_rev "$head"); then
+            if ! nb=$(build_rev "$head" yield); then
                 sleep "$POLL"
                 continue
             fi

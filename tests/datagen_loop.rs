@@ -119,13 +119,15 @@ fn yield_tag() -> String {
 
 /// A stand-in for a timed match: a process whose command line has [`yield_tag`] and `--tc`.
 fn stand_in_match() -> std::process::Child {
+    stand_in(&format!("{} --tc 1+0", yield_tag()))
+}
+
+/// A process whose command line is `line` (a sleep under another name).
+fn stand_in(line: &str) -> std::process::Child {
     Command::new("bash")
-        .args([
-            "-c",
-            &format!("exec -a '{} --tc 1+0' sleep 60", yield_tag()),
-        ])
+        .args(["-c", &format!("exec -a '{line}' sleep 60")])
         .spawn()
-        .expect("a stand-in timed match")
+        .expect("a stand-in match")
 }
 
 /// Waits until the loop's log has `line` `times` times.
@@ -297,6 +299,25 @@ fn the_loop_builds_restarts_rotates_and_records() {
         proc_state(&datagen) != "T"
             && std::fs::metadata(data.join("gen1.bin")).is_ok_and(|m| m.len() > size)
     });
+    // A match against the depth-bound Stockfish of `make calibrate` (its `--tc` nominal) is not
+    // waited for: the datagen goes on beside it.
+    let calibration = stand_in(&format!(
+        "{} --b python3 scripts/uci_depth.py --stockfish-elo 1500 --tc 60+0.6",
+        yield_tag()
+    ));
+    let size = std::fs::metadata(data.join("gen1.bin"))
+        .expect("gen1")
+        .len();
+    std::thread::sleep(Duration::from_millis(3000));
+    assert_ne!(
+        proc_state(&datagen),
+        "T",
+        "no pause for a calibration match"
+    );
+    wait_for("self-play beside a calibration match", || {
+        std::fs::metadata(data.join("gen1.bin")).is_ok_and(|m| m.len() > size)
+    });
+    end_match(calibration);
     // A pause by hand holds until `resume`, match or not.
     assert!(script(&repo, "pause").contains("paused"));
     std::thread::sleep(Duration::from_millis(2500));
@@ -305,15 +326,17 @@ fn the_loop_builds_restarts_rotates_and_records() {
     assert_ne!(proc_state(&datagen), "T");
 
     // A new seed committed while a timed match runs: gen1 is closed with its manifest line, and
-    // gen2's datagen starts paused, then goes on when the match ends.
+    // gen2's build (which takes the cores) waits for the match to end, then its datagen starts.
     let timed = stand_in_match();
     wait_for_log(&loop_dir, "a timed match runs", 2);
     commit_seed(&repo, 2);
-    wait_for("gen2's datagen started paused", || {
-        let p = datagen_pid(&loop_dir);
-        read(&loop_dir.join("loop.log")).contains("datagen gen2 started") && proc_state(&p) == "T"
-    });
-    paused_from_its_start(&data.join("gen2.bin"));
+    wait_for_log(&loop_dir, "waits for the timed match to end", 1);
+    std::thread::sleep(Duration::from_millis(2500));
+    let log = read(&loop_dir.join("loop.log"));
+    assert!(
+        !log.contains("datagen gen2 started") && !data.join("gen2.bin").exists(),
+        "no build nor datagen of gen2 beside the match: {log}"
+    );
     end_match(timed);
     wait_for("gen2.bin grows", || {
         std::fs::metadata(data.join("gen2.bin")).is_ok_and(|m| m.len() > 32 * 3)
@@ -413,6 +436,27 @@ fn the_loop_builds_restarts_rotates_and_records() {
     commit_all(&repo, "back");
     stop_loop(&repo, &loop_dir);
 
+    // Started again beside a timed match, its build at hand: the datagen starts paused.
+    let timed = stand_in_match();
+    let size = std::fs::metadata(data.join("gen2.bin"))
+        .expect("gen2")
+        .len();
+    assert!(script(&repo, "start").contains("datagen loop started"));
+    wait_for("the datagen started paused", || {
+        let p = datagen_pid(&loop_dir);
+        alive(&p) && proc_state(&p) == "T"
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        std::fs::metadata(data.join("gen2.bin"))
+            .expect("gen2")
+            .len(),
+        size,
+        "gen2 paused from its restart"
+    );
+    end_match(timed);
+    stop_loop(&repo, &loop_dir);
+
     // The work tree keeps a copy of the manifest (a tracked file), the same lines.
     let kept = repo.join("nets/data-manifest.tsv");
     assert_eq!(read(&kept), read(&data.join("manifest.tsv")));
@@ -428,14 +472,17 @@ fn the_loop_builds_restarts_rotates_and_records() {
         "gen1's remake command restored: {shown}"
     );
     let restored = manifest_line(&data, "gen2.bin").expect("gen2's restored line");
-    // Started beside a timed match, the loop's datagen starts paused.
+    // Started beside a timed match on a machine without its build: the build waits for the
+    // match to end, and no self-play runs meanwhile.
     let timed = stand_in_match();
     assert!(script(&repo, "start").contains("datagen loop started"));
-    wait_for("the datagen started paused", || {
-        let p = datagen_pid(&loop_dir);
-        alive(&p) && proc_state(&p) == "T"
-    });
+    wait_for_log(&loop_dir, "waits for the timed match to end", 1);
     paused_from_its_start(&data.join("gen2.bin"));
+    let log = read(&loop_dir.join("loop.log"));
+    assert!(
+        !log.contains("building "),
+        "no build beside the match: {log}"
+    );
     end_match(timed);
     // gen2 is made again from nothing; its line is rewritten for the new file, in both copies.
     wait_for("gen2's line written again", || {
