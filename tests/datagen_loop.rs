@@ -143,6 +143,19 @@ fn end_match(mut timed: std::process::Child) {
     timed.wait().expect("reap the match");
 }
 
+/// The size of `file`, which must exist.
+fn file_len(file: &Path) -> u64 {
+    std::fs::metadata(file)
+        .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+        .len()
+}
+
+/// Half a second later, `file` still has `size` bytes.
+fn stays(file: &Path, size: u64, what: &str) {
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(file_len(file), size, "{what}");
+}
+
 /// A segment's file does not grow: at most its header and one record half a second on.
 fn paused_from_its_start(file: &Path) {
     std::thread::sleep(Duration::from_millis(500));
@@ -280,16 +293,11 @@ fn the_loop_builds_restarts_rotates_and_records() {
     wait_for("datagen paused for the match", || {
         proc_state(&datagen) == "T"
     });
-    let size = std::fs::metadata(data.join("gen1.bin"))
-        .expect("gen1")
-        .len();
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(
-        std::fs::metadata(data.join("gen1.bin"))
-            .expect("gen1")
-            .len(),
+    let size = file_len(&data.join("gen1.bin"));
+    stays(
+        &data.join("gen1.bin"),
         size,
-        "no self-play beside a timed match"
+        "no self-play beside a timed match",
     );
     // `resume` by hand does not undo the loop's pause while the match runs.
     assert!(script(&repo, "resume").contains("stays paused"));
@@ -438,22 +446,13 @@ fn the_loop_builds_restarts_rotates_and_records() {
 
     // Started again beside a timed match, its build at hand: the datagen starts paused.
     let timed = stand_in_match();
-    let size = std::fs::metadata(data.join("gen2.bin"))
-        .expect("gen2")
-        .len();
+    let size = file_len(&data.join("gen2.bin"));
     assert!(script(&repo, "start").contains("datagen loop started"));
     wait_for("the datagen started paused", || {
         let p = datagen_pid(&loop_dir);
         alive(&p) && proc_state(&p) == "T"
     });
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(
-        std::fs::metadata(data.join("gen2.bin"))
-            .expect("gen2")
-            .len(),
-        size,
-        "gen2 paused from its restart"
-    );
+    stays(&data.join("gen2.bin"), size, "gen2 paused from its restart");
     end_match(timed);
     stop_loop(&repo, &loop_dir);
 
