@@ -139,32 +139,20 @@ lab-check:
 # into nets/$(NET_NAME); copy it over the embedded net (see README, "NNUE") to ship it.
 DATA_DIR ?= data
 # The segment of this build: seed 26, nw-g19's games (the embedded net), toward the window of
-# issue 68 (>= 20 M, then 50 M) with its parents': gen25 was nw-g18's games, closed in the
-# manifest (`make datagen DATAGEN_SEED=25 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g18.nnue`; nw-g19
-# is nw-g18's recipe under sixteen king buckets, on gen24's first 14.3 M); gen24 was nw-g17's
-# games, closed in the manifest (`make datagen DATAGEN_SEED=24 DATAGEN_GAMES=N
-# DATAGEN_EVAL=nets/nw-g17.nnue`; nw-g18 is nw-g17 continued on its first 14.3 M under eight king buckets); gen23 was nw-g16's games,
-# closed at 14.6 M positions (`make datagen DATAGEN_SEED=23 DATAGEN_GAMES=N
-# DATAGEN_EVAL=nets/nw-g16.nnue`; nw-g17 is nw-g16 continued on its first 13.1 M); gen22 was nw-g15's games, closed in the
-# manifest (`make datagen DATAGEN_SEED=22 DATAGEN_GAMES=N DATAGEN_EVAL=nets/nw-g15.nnue`); gen21
-# was nw-g14's games, closed at 4.2 M positions (`make datagen DATAGEN_SEED=21
-# DATAGEN_EVAL=nets/nw-g14.nnue DATAGEN_GAMES=N`, N in the manifest); every net that gained was
-# trained on its parent's games and its own; nw-g15 continued on its own games alone lost
-# (docs/history/nets.md, 2026-12-04 evening). gen20 was nw-g15's self-play: `make datagen
-# DATAGEN_SEED=20 DATAGEN_EVAL=nets/nw-g15.nnue` (the manifest has its exact command). The
-# self-play search leaves `matscale` off, from book openings: a random line of DATAGEN_BOOK
-# (noob_3moves: human openings; not UHO, the test book) and 2 or 3 random plies; positions
-# expected not to be kept searched with 1250 soft nodes (DATAGEN_NOISY_NODES), a 2 MB table a
-# thread (gen19: `make datagen DATAGEN_SEED=19 DATAGEN_HASH=8`; gen18, the same net without
-# either: `make datagen DATAGEN_SEED=18 DATAGEN_NOISY_NODES= DATAGEN_HASH=8`). DATAGEN_EVAL plays
-# the games with a network file instead of the embedded net, so a closed segment is made again
-# while the search is the same (gen17, nw-g15's training data: `make datagen DATAGEN_SEED=17
-# DATAGEN_NOISY_NODES= DATAGEN_HASH=8 DATAGEN_EVAL=nets/nw-g14.nnue`). Every segment (seed, net,
-# Bench, games) and why the games begin from a book: docs/nnue.md, "Data segments" and "Where the
-# games begin"; the loop's manifest ($(DATA_DIR)/manifest.tsv) the exact command of each file it
-# made. Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
-# DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the thread
-# count.
+# issue 68 (>= 20 M, then 50 M) beside its parents' segments. Each segment the loop made (file,
+# seed, commit, Bench, net, games, sha256 and the exact command that makes it again) is a line of
+# the manifest ($(DATA_DIR)/manifest.tsv, kept in git as nets/data-manifest.tsv); every segment
+# and the net each fed: docs/history/nets.md, "Data segments". A closed segment is made again
+# while the search is the same with its seed, game count and net: `make datagen DATAGEN_SEED=S
+# DATAGEN_GAMES=N DATAGEN_EVAL=nets/NET.nnue` (DATAGEN_EVAL plays with a network file instead of
+# the embedded net). The self-play search leaves `matscale` off and begins from book openings: a
+# random line of DATAGEN_BOOK (noob_3moves: human openings; not UHO, the test book) and 2 or 3
+# random plies; positions expected not to be kept are searched with 1250 soft nodes
+# (DATAGEN_NOISY_NODES), a 2 MB table a thread (DATAGEN_HASH; the oldest segments' settings are
+# in their manifest lines). Why the games begin from a book: docs/nnue.md, "Where the games
+# begin". Without the book (a clone without ../shared): `make datagen DATAGEN_BOOK=
+# DATAGEN_RANDOM_PLIES=8` (the old openings). A run is reproducible for a seed whatever the
+# thread count.
 DATAGEN_SEED ?= 26
 # The segment's cap: 600000 games is about 53 M positions (issue 68's 50 M window from one net's
 # play); raised from 200000 (17.7 M) during gen23, which the count does not change.
