@@ -14,7 +14,8 @@ the method and the figures. Four steps:
 2. **Fit.** scripts/fit_elo.py's joint maximum likelihood fit of every knot game gives the Elo of
    each knot level on the CCRL Blitz scale; printed as the Rust source of `CALIBRATION`.
 3. With `--write`, the table replaces the block between `CALIBRATION_BEGIN` and
-   `CALIBRATION_END` in src/search/strength.rs and `make build` makes the engine again.
+   `CALIBRATION_END` in src/search/strength.rs and `make build` makes the engine again; the
+   README's *Playing weaker* sentence is edited by hand to the same points (a unit test holds it).
 4. **Checks.** Each `ELO:SF` of `--checks` is a match of the engine at `UCI_Elo` ELO against
    Stockfish at SF; the measured Elo (SF's CCRL Blitz Elo plus the match's) is compared with
    ELO. Checks are played only by a build whose table is the fitted one (asked with `debug

@@ -534,6 +534,31 @@ mod tests {
         assert_eq!(top.search_multipv(2, 5), 2);
     }
 
+    /// The README's "Playing weaker" gives the calibration's net and points: the same as
+    /// [`CALIBRATION_NET`] and [`CALIBRATION`] (a new `make calibrate` changes both).
+    #[test]
+    fn the_readme_gives_the_calibration() {
+        let readme = include_str!("../../README.md").replace('\n', " ");
+        let lead = "`make calibrate` measured the levels with ";
+        let start = readme
+            .find(lead)
+            .expect("README: the calibration's sentence")
+            + lead.len();
+        let text = &readme[start..];
+        let net = text.split_whitespace().next().expect("the net's name");
+        assert_eq!(format!("{net}.nnue"), CALIBRATION_NET);
+        let points = &text[text.find("): ").expect("the points") + 3..];
+        let points = &points[..points.find(" (above").expect("the points' end")];
+        let parsed: Vec<(i32, i32)> = points
+            .split(", ")
+            .map(|p| {
+                let (level, elo) = p.split_once(": ").expect(p);
+                (level.parse().expect(p), elo.parse().expect(p))
+            })
+            .collect();
+        assert_eq!(parsed, CALIBRATION);
+    }
+
     #[test]
     fn the_calibration_is_increasing_and_inverted_exactly() {
         for w in CALIBRATION.windows(2) {
