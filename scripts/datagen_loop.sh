@@ -129,13 +129,16 @@ build_rev() { # REV [yield]
         return 0
     fi
     # The loop's build (REV yield) takes the cores for minutes, even at nice 19 (its profiling
-    # run): it waits for a timed match to end, as its datagen would (`upgrade` builds at once).
+    # run): it waits for a timed match to end as its datagen does, until two looks in a row find
+    # none (a tune's matches follow each other within a second; `upgrade` builds at once).
     if [ "${2:-}" = yield ] && timed_match; then
         say "the build of $rev waits for the timed match to end"
-        while timed_match; do
+        local clear=0
+        while [ "$clear" -lt 2 ]; do
             [ -e "$LOOP/STOP" ] && return 1
             sleep "$GATE_POLL" &
             wait $!
+            if timed_match; then clear=0; else clear=$((clear + 1)); fi
         done
     fi
     rm -rf "$src" && mkdir -p "$src"
@@ -250,11 +253,8 @@ start_child() { # BIN ARGS SEED
 # DATAGEN_YIELD_EXCEPT.
 timed_match() {
     [ -n "$YIELD_TO" ] || return 1
-    if [ -z "$YIELD_EXCEPT" ]; then
-        pgrep -f -- "$YIELD_TO" > /dev/null 2>&1
-    else
-        pgrep -af -- "$YIELD_TO" 2> /dev/null | grep -Ev -- "$YIELD_EXCEPT" > /dev/null
-    fi
+    # Without an exception, `^$` (a pgrep line is never empty) keeps every line.
+    pgrep -af -- "$YIELD_TO" 2> /dev/null | grep -Ev -- "${YIELD_EXCEPT:-^\$}" > /dev/null
 }
 
 # One look of the gate: pause the datagen while a timed match runs, resume it after two looks
